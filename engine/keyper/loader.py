@@ -1,0 +1,797 @@
+"""Read a Keyper data pack (a folder of TOML files), build the component records and check every rule.
+
+Reading happens in three stages, and each stage lists every problem it finds before giving up:
+parse the files, build the typed records (skipping malformed entries), then check the records against
+the rulebook's counts and the constraints documented in docs/components.md.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from engine.keyper import vocab
+from engine.keyper.components import (
+    Boat,
+    BoatSide,
+    BuildingTile,
+    ComponentError,
+    Components,
+    Display,
+    Fair,
+    FairSide,
+    Field,
+    FieldKind,
+    KeypTile,
+    PlayerBoard,
+)
+
+Table = dict[str, Any]
+
+FILES: tuple[str, ...] = ("fields", "displays", "tiles", "fairs", "boats", "keyp_tile", "game")
+PROVENANCE = re.compile(r"^(rulebook p\.\d+|reference|reconstructed)")
+GRID = 4
+PLAYERS_MAX = 4
+TEAM_SIZE = 8
+
+# --- What the rulebook fixes (the engine relies on these names) -------------------------------------
+
+CONVERTS: dict[str, str] = {"convert_clay": "clay", "convert_log": "log", "convert_rock": "rock"}
+FIELD_KINDS: dict[str, str] = {
+    **{r: "resource" for r in vocab.RAW + (vocab.WHEAT,) + vocab.ANIMALS + vocab.GEMS},
+    "country_tile": "country_tile",
+    **{k: "convert" for k in CONVERTS},
+    "trade_raw": "trade",
+    "trade_finished": "trade",
+    "build": "build",
+    "discount_build": "discount_build",
+    "upgrade": "upgrade",
+    "river": "river",
+    "keyp": "keyp",
+}
+# Border colours the rulebook states in words (pp.5, 12, 13).
+CONFIRMED_COLOURS: dict[str, str | None] = {
+    "pig": "green", "build": "orange", "upgrade": "grey", "river": "blue", "country_tile": None, "keyp": None,
+}
+UNCOLOURED_CATEGORIES = ("keyp", "country_tile", "discount_build")
+# The most fields of one border colour a winter display may show, from the scoring tiles' maxima.
+WINTER_COLOUR_MAX: dict[str, tuple[int, str]] = {
+    "green": (3, "farmer's cottage 3/9"),
+    "orange": (2, "kiln 4/8"),
+    "brown": (3, "log cabin 3/9"),
+    "black": (4, "mine 4/8"),
+    "grey": (3, "open pit 3/9"),
+}
+
+HOME_TILES: dict[str, str] = {
+    **{t: "farm" for t in ("cow_shed", "pig_sty", "sheep_shelter", "stable", "farmyard", "paddock")},
+    **{t: "village" for t in ("brickmaker", "carpenter", "stonemason", "scrapyard", "drainage", "pavements")},
+}
+COUNTRY_TILES: tuple[str, ...] = (
+    "alchemist", "barn", "boarding_house", "builder", "building_plot", "cluck_cluck_chicken_house", "dock",
+    "farm_labourer", "gem_dealer", "goat_pen", "hop_field", "jewel_cutter", "livestock_market", "oast_house",
+    "seafarer", "shipping_agent", "statue", "thatcher", "trading_post", "village_hall", "windmill",
+    "boatman", "bracelet_maker", "bricklayer", "brickyard", "copse", "emporium", "entertainer", "farmer",
+    "farmers_cottage", "game_wardens_cottage", "gem_merchant", "goldsmith", "hunters_lodge", "jeweller",
+    "key_market", "kiln", "log_cabin", "lumberjack", "merchant", "mine", "open_pit", "prospector",
+    "quarryman", "ring_maker", "scrap_dealer", "stoneyard", "timberyard",
+)
+COUNTRY_COUNTS = {"farm": 12, "village": 36, "spring": 21}
+# Which animals each tile may house (rulebook pp.15-19); every other tile houses none.
+HOUSES: dict[str, tuple[str, ...]] = {
+    "cow_shed": ("cow",),
+    "pig_sty": ("pig",),
+    "sheep_shelter": ("sheep",),
+    "stable": ("horse",),
+    "farmyard": ("cow", "horse", "pig", "sheep"),
+    "paddock": ("chicken", "deer", "goat", "boar"),
+    "cluck_cluck_chicken_house": ("chicken",),
+    "goat_pen": ("goat",),
+    "game_wardens_cottage": ("deer",),
+    "hunters_lodge": ("boar",),
+    "hop_field": vocab.ANIMALS,
+    "livestock_market": vocab.ANIMALS,
+    "copse": ("chicken", "deer", "goat", "boar"),
+}
+CONFIRMED_AREAS = {"barn": "farm", "thatcher": "village"}  # both named in their own scoring text
+COST_GROUPS: tuple[str, ...] = ("any_raw", "any_finished", "any_gem")
+
+FAIR_COUNTS = {"spring": 6, "summer": 6, "autumn": 6, "winter": 8}
+WINTER_SIDES: tuple[tuple[tuple[str, ...], int], ...] = ((("summer", "autumn"), 4), (("autumn", "winter"), 6))
+EXAMPLE_FAIR: tuple[dict[str, int], int] = ({"sheep": 1, "rock": 1}, 2)  # rulebook p.8
+BOAT_COUNT = 6
+DISPLAYS_PER_SEASON = 4
+
+
+# --- Reading typed values from TOML tables -----------------------------------------------------------
+
+
+class _Entry:
+    """Typed access to one TOML table; every problem is noted under the entry's name, none raised."""
+
+    def __init__(self, where: str, table: object, problems: list[str]) -> None:
+        self.where = where
+        self.problems = problems
+        self.start = len(problems)
+        self.table: Table = table if isinstance(table, dict) else {}
+        if not isinstance(table, dict):
+            self.note("must be a table")
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing was wrong with this entry so far."""
+        return len(self.problems) == self.start
+
+    def note(self, message: str) -> None:
+        """Record a problem with this entry."""
+        self.problems.append(f"{self.where}: {message}")
+
+    def only(self, *keys: str) -> None:
+        """Report keys that the schema does not know (usually typos)."""
+        for key in self.table:
+            if key not in keys:
+                self.note(f"unknown key {key!r} (expected one of {', '.join(keys)})")
+
+    def _get(
+        self, key: str, check: Callable[[object], bool], what: str, default: object, optional: bool
+    ) -> Any:
+        if key not in self.table:
+            if not optional:
+                self.note(f"missing {key!r}")
+            return default
+        value = self.table[key]
+        if not check(value):
+            self.note(f"{key!r} must be {what}, not {value!r}")
+            return default
+        return value
+
+    def text(self, key: str) -> str:
+        """A required string."""
+        return str(self._get(key, lambda v: isinstance(v, str), "a string", "", False))
+
+    def opt_text(self, key: str) -> str | None:
+        """An optional string; None when absent."""
+        value = self._get(key, lambda v: isinstance(v, str), "a string", None, True)
+        return None if value is None else str(value)
+
+    def integer(self, key: str) -> int:
+        """A required integer (booleans refused)."""
+        return int(self._get(key, _is_int, "an integer", 0, False))
+
+    def flag(self, key: str) -> bool:
+        """A required true/false value."""
+        return bool(self._get(key, lambda v: isinstance(v, bool), "true or false", False, False))
+
+    def texts(self, key: str, optional: bool = False) -> tuple[str, ...]:
+        """A list of strings."""
+        value = self._get(key, _is_text_list, "a list of strings", [], optional)
+        return tuple(str(v) for v in value)
+
+    def counts(self, key: str, optional: bool = False) -> dict[str, int]:
+        """A table of name -> integer."""
+        value = self._get(key, _is_count_table, "a table of name = integer", {}, optional)
+        return {str(k): int(v) for k, v in value.items()}
+
+    def tables(self, key: str) -> list[object]:
+        """A required list of tables (entries are checked by whoever reads them)."""
+        return list(self._get(key, lambda v: isinstance(v, list), "a list of tables", [], False))
+
+    def provenance(self) -> str:
+        """The entry's provenance, which must say where its values come from."""
+        text = self.text("provenance")
+        if "provenance" in self.table and not PROVENANCE.match(text):
+            self.note(f"provenance {text!r} must start with 'rulebook p.N', 'reference' or 'reconstructed'")
+        return text
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_text_list(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _is_count_table(value: object) -> bool:
+    return isinstance(value, dict) and all(_is_int(v) for v in value.values())
+
+
+def _entries(doc: Table, file: str, problems: list[str]) -> Iterable[tuple[str, _Entry]]:
+    """Each top-level table of a file as (key, entry)."""
+    for key, table in doc.items():
+        yield key, _Entry(f"{file}.toml [{key}]", table, problems)
+
+
+# --- Stage 1: parse the files ------------------------------------------------------------------------
+
+
+def _read_files(path: Path) -> tuple[dict[str, Table], list[str]]:
+    """Parse every data file; returns the documents and the problems (missing files, TOML errors)."""
+    docs: dict[str, Table] = {}
+    problems: list[str] = []
+    if not path.is_dir():
+        return docs, [f"{path}: not a folder"]
+    for name in FILES:
+        file = path / f"{name}.toml"
+        try:
+            docs[name] = tomllib.loads(file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            problems.append(f"{name}.toml: missing from {path}")
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            problems.append(f"{name}.toml: not valid TOML ({exc})")
+    return docs, problems
+
+
+# --- Stage 2: build the records ----------------------------------------------------------------------
+
+
+def _field_kinds(doc: Table, problems: list[str]) -> dict[str, FieldKind]:
+    """fields.toml: one table per field kind."""
+    kinds: dict[str, FieldKind] = {}
+    for name, e in _entries(doc, "fields", problems):
+        e.only("category", "colour", "resource", "provenance")
+        colour, resource = e.opt_text("colour"), e.opt_text("resource")
+        kind = FieldKind(name, e.text("category"), colour, resource, e.provenance())
+        if e.ok:
+            kinds[name] = kind
+    return kinds
+
+
+def _grid_fields(e: _Entry) -> tuple[Field, ...]:
+    """Turn a display's 4x4 grid of kind names into fields: one per kind, with the cells it covers."""
+    rows = e.table.get("grid")
+    if not isinstance(rows, list) or len(rows) != GRID or not all(_is_text_list(r) for r in rows):
+        e.note(f"'grid' must be a list of {GRID} rows of field kind names")
+        return ()
+    cells: dict[str, list[tuple[int, int]]] = {}
+    for r, row in enumerate(rows):
+        if len(row) != GRID:
+            e.note(f"grid row {r + 1} has {len(row)} cells, expected {GRID}")
+        for c, kind in enumerate(row[:GRID]):
+            cells.setdefault(kind, []).append((r, c))
+    return tuple(Field(kind, kind, tuple(cs)) for kind, cs in cells.items())
+
+
+def _displays(doc: Table, problems: list[str]) -> tuple[Display, ...]:
+    """displays.toml: one table per display, its fields given as a grid."""
+    displays: list[Display] = []
+    for display_id, e in _entries(doc, "displays", problems):
+        e.only("seasons", "number", "grid", "provenance")
+        d = Display(display_id, e.texts("seasons"), e.integer("number"), _grid_fields(e), e.provenance())
+        if e.ok:
+            displays.append(d)
+    return tuple(sorted(displays, key=_display_order))
+
+
+def _display_order(d: Display) -> tuple[int, int, str]:
+    first = min((vocab.SEASONS.index(s) for s in d.seasons if s in vocab.SEASONS), default=len(vocab.SEASONS))
+    return first, d.number, d.id
+
+
+def _tiles(doc: Table, problems: list[str]) -> dict[str, BuildingTile]:
+    """tiles.toml: one table per building tile."""
+    tiles: dict[str, BuildingTile] = {}
+    for tile_id, e in _entries(doc, "tiles", problems):
+        e.only("name", "origin", "area", "spring", "activated", "cost", "houses", "provenance")
+        tile = BuildingTile(
+            id=tile_id,
+            name=e.text("name"),
+            origin=e.text("origin"),
+            area=e.text("area"),
+            spring=e.flag("spring"),
+            activated=e.flag("activated"),
+            cost=e.counts("cost"),
+            houses=e.texts("houses", optional=True),
+            provenance=e.provenance(),
+        )
+        if e.ok:
+            tiles[tile_id] = tile
+    return tiles
+
+
+def _fair_side(e: _Entry, n: int, table: object) -> FairSide:
+    s = _Entry(f"{e.where} side {n}", table, e.problems)
+    s.only("seasons", "requires", "points")
+    return FairSide(s.texts("seasons"), s.counts("requires"), s.integer("points"))
+
+
+def _fairs(doc: Table, problems: list[str]) -> dict[str, Fair]:
+    """fairs.toml: one table per fair tile, with a list of sides."""
+    fairs: dict[str, Fair] = {}
+    for fair_id, e in _entries(doc, "fairs", problems):
+        e.only("kind", "sides", "provenance")
+        sides = tuple(_fair_side(e, n, t) for n, t in enumerate(e.tables("sides"), 1))
+        fair = Fair(fair_id, e.text("kind"), sides, e.provenance())
+        if e.ok:
+            fairs[fair_id] = fair
+    return fairs
+
+
+def _boat_side(e: _Entry, n: int, table: object) -> BoatSide:
+    s = _Entry(f"{e.where} side {n}", table, e.problems)
+    s.only("seasons", "resources")
+    resources = s.texts("resources")
+    if len(resources) != 2:
+        s.note(f"'resources' must name exactly 2 resource types, not {len(resources)}")
+        resources = ("", "")
+    return BoatSide(s.texts("seasons"), (resources[0], resources[1]))
+
+
+def _boats(doc: Table, problems: list[str]) -> dict[str, Boat]:
+    """boats.toml: one table per boat tile, with a list of sides."""
+    boats: dict[str, Boat] = {}
+    for boat_id, e in _entries(doc, "boats", problems):
+        e.only("sides", "provenance")
+        sides = tuple(_boat_side(e, n, t) for n, t in enumerate(e.tables("sides"), 1))
+        boat = Boat(boat_id, sides, e.provenance())
+        if e.ok:
+            boats[boat_id] = boat
+    return boats
+
+
+def _keyp_tile(doc: Table, problems: list[str]) -> KeypTile:
+    """keyp_tile.toml: a provenance and a [gains] table of colour -> resources."""
+    e = _Entry("keyp_tile.toml", doc, problems)
+    e.only("gains", "provenance")
+    if "gains" not in e.table:
+        e.note("missing [gains]")
+    g = _Entry("keyp_tile.toml [gains]", e.table.get("gains", {}), problems)
+    return KeypTile({colour: g.texts(colour) for colour in g.table}, e.provenance())
+
+
+def _section(doc: Table, key: str, problems: list[str]) -> tuple[_Entry, str]:
+    """One [section] of game.toml and its provenance (each section carries its own)."""
+    if key not in doc:
+        problems.append(f"game.toml: missing [{key}]")
+    e = _Entry(f"game.toml [{key}]", doc.get(key, {}), problems)
+    return e, e.provenance()
+
+
+def _player_board(doc: Table, problems: list[str]) -> PlayerBoard:
+    e, provenance = _section(doc, "player_board", problems)
+    e.only("farm_rows", "farm_cols", "village_rows", "village_cols", "provenance")
+    return PlayerBoard(
+        e.integer("farm_rows"), e.integer("farm_cols"), e.integer("village_rows"), e.integer("village_cols"),
+        provenance,
+    )
+
+
+def _game_counts(doc: Table, key: str, problems: list[str]) -> dict[str, int]:
+    e, _ = _section(doc, key, problems)
+    e.only("counts", "provenance")
+    return e.counts("counts")
+
+
+def _pool(doc: Table, problems: list[str]) -> tuple[str, ...]:
+    e, _ = _section(doc, "two_player_pool", problems)
+    e.only("colours", "provenance")
+    return e.texts("colours")
+
+
+def _build(docs: dict[str, Table], problems: list[str]) -> Components:
+    """Stage 2: every record, skipping malformed entries (whose problems are listed)."""
+    game = docs["game"]
+    for key in game:
+        if key not in ("supply", "keyples", "starting_keyples", "two_player_pool", "starting_goods",
+                       "player_board"):
+            problems.append(f"game.toml: unknown section [{key}]")
+    components = Components(
+        field_kinds=_field_kinds(docs["fields"], problems),
+        displays=_displays(docs["displays"], problems),
+        tiles=_tiles(docs["tiles"], problems),
+        fairs=_fairs(docs["fairs"], problems),
+        boats=_boats(docs["boats"], problems),
+        keyp_tile=_keyp_tile(docs["keyp_tile"], problems),
+        player_board=_player_board(game, problems),
+        supply=_game_counts(game, "supply", problems),
+        keyples=_game_counts(game, "keyples", problems),
+        starting_keyples=_game_counts(game, "starting_keyples", problems),
+        two_player_pool=_pool(game, problems),
+        starting_goods=_game_counts(game, "starting_goods", problems),
+    )
+    components.displays_by_season.update(by_season(components.displays))
+    return components
+
+
+def by_season(displays: Iterable[Display]) -> dict[str, tuple[Display, ...]]:
+    """Season -> the displays that may be shown in it, in display order."""
+    return {s: tuple(d for d in displays if s in d.seasons) for s in vocab.SEASONS}
+
+
+# --- Stage 3: check the records ----------------------------------------------------------------------
+
+
+def _exact_set(where: str, found: Iterable[str], expected: Iterable[str]) -> list[str]:
+    """Problems for names missing from, or unexpected in, a collection."""
+    have, want = set(found), set(expected)
+    out = [f"{where}: missing {name!r}" for name in sorted(want - have)]
+    return out + [f"{where}: unexpected {name!r}" for name in sorted(have - want)]
+
+
+def check_field_kinds(kinds: Mapping[str, FieldKind], names: Iterable[str] | None = None) -> list[str]:
+    """The 27 field kinds, their categories, resources and border colours (names: every kind declared)."""
+    out = _exact_set("fields.toml", kinds if names is None else names, FIELD_KINDS)
+    for k in kinds.values():
+        out += [f"fields.toml [{k.name}]: {p}" for p in _field_kind_problems(k)]
+    return out
+
+
+def _field_kind_problems(k: FieldKind) -> list[str]:
+    out: list[str] = []
+    category = FIELD_KINDS.get(k.name)
+    if category and k.category != category:
+        out.append(f"category must be {category!r}, not {k.category!r}")
+    want_resource = k.name if category == "resource" else CONVERTS.get(k.name)
+    if category and k.resource != want_resource:
+        out.append(f"resource must be {want_resource!r}, not {k.resource!r}")
+    if k.colour is not None and k.colour not in vocab.FIELD_COLOURS:
+        out.append(f"colour {k.colour!r} is not one of {', '.join(vocab.FIELD_COLOURS)}")
+    if k.name in CONFIRMED_COLOURS and k.colour != CONFIRMED_COLOURS[k.name]:
+        out.append(f"the rulebook gives this field the colour {CONFIRMED_COLOURS[k.name]!r}, "
+                   f"not {k.colour!r}")
+    elif category in UNCOLOURED_CATEGORIES and k.colour is not None:
+        out.append("this kind of field has no colour bonus, so it has no border colour")
+    elif category and category not in UNCOLOURED_CATEGORIES and k.colour is None:
+        out.append("this kind of field has a colour bonus (rulebook p.12), so it needs a border colour")
+    return out
+
+
+def _adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+def _display_shape(d: Display, kinds: Iterable[str]) -> list[str]:
+    """One display: 15 fields on the 4x4 grid, one keyp touching a two-cell river, no kind twice."""
+    out: list[str] = []
+    cells = [c for f in d.fields for c in f.cells]
+    if len(cells) != GRID * GRID:
+        out.append(f"covers {len(cells)} cells, expected {GRID * GRID}")
+    known = set(kinds)
+    out += [f"unknown field kind {f.kind!r}" for f in d.fields if f.kind not in known]
+    for f in d.fields:
+        size = 2 if f.kind == "river" else 1
+        if len(f.cells) != size:
+            out.append(f"{f.kind!r} covers {len(f.cells)} cells; a field kind may appear once, "
+                       f"covering {size} cell{'s' if size > 1 else ''}")
+    ids = {f.id for f in d.fields}
+    out += [f"has no {k} field" for k in ("keyp", "river") if k not in ids]
+    if len(d.fields) != 15:
+        out.append(f"has {len(d.fields)} fields, expected 15")
+    if "keyp" in ids and "river" in ids:
+        river = d.field("river").cells
+        if len(river) == 2 and not _adjacent(*river):
+            out.append("the two river cells are not side by side")
+        if not any(_adjacent(d.field("keyp").cells[0], c) for c in river):
+            out.append("the keyp field does not touch the river")
+    return out
+
+
+def _display_meta(d: Display) -> list[str]:
+    out: list[str] = []
+    if d.id != "-".join(d.seasons) + f"-{d.number}":
+        out.append(f"id must be its seasons and number joined by '-', e.g. {'-'.join(d.seasons)}-{d.number}")
+    if not 1 <= d.number <= DISPLAYS_PER_SEASON:
+        out.append(f"number {d.number} is not 1..{DISPLAYS_PER_SEASON}")
+    if not d.seasons or len(set(d.seasons)) != len(d.seasons):
+        out.append("seasons must list at least one season, none twice")
+    out += [f"unknown season {s!r}" for s in d.seasons if s not in vocab.SEASONS]
+    return out
+
+
+def check_displays(
+    displays: tuple[Display, ...],
+    kinds: Mapping[str, FieldKind],
+    names: Iterable[str] | None = None,
+    ids: Iterable[str] | None = None,
+) -> list[str]:
+    """Every display's shape, four numbered displays per season, every kind used, winter colour maxima.
+
+    names: every field kind declared; ids: every display declared (a malformed one is not counted again).
+    """
+    out: list[str] = []
+    known = set(kinds if names is None else names)
+    for d in displays:
+        out += [f"displays.toml [{d.id}]: {p}" for p in _display_meta(d) + _display_shape(d, known)]
+    if ids is not None and set(ids) - {d.id for d in displays}:
+        return out
+    for season, shown in by_season(displays).items():
+        numbers = sorted(d.number for d in shown)
+        if numbers != list(range(1, DISPLAYS_PER_SEASON + 1)):
+            out.append(f"displays.toml: {season} must have displays numbered 1..{DISPLAYS_PER_SEASON} "
+                       f"once each, found {numbers}")
+    used = {f.kind for d in displays for f in d.fields}
+    out += [f"displays.toml: field kind {k!r} appears in no display" for k in kinds if k not in used]
+    return out + _winter_colours(displays, kinds) + _season_rules(displays, kinds)
+
+
+def colour_count(d: Display, kinds: Mapping[str, FieldKind], colour: str) -> int:
+    """How many fields of a display have this border colour (the river excluded)."""
+    coloured = (f for f in d.fields if f.kind != "river" and f.kind in kinds)
+    return sum(1 for f in coloured if kinds[f.kind].colour == colour)
+
+
+def _winter_colours(displays: tuple[Display, ...], kinds: Mapping[str, FieldKind]) -> list[str]:
+    """The scoring tiles' maxima: over the winter displays, the most fields of each colour is exact."""
+    out: list[str] = []
+    winter = [d for d in displays if "winter" in d.seasons]
+    for colour, (limit, tile) in WINTER_COLOUR_MAX.items():
+        best = max((colour_count(d, kinds, colour) for d in winter), default=0)
+        if best != limit:
+            out.append(f"displays.toml: the best winter display has {best} {colour}-bordered fields; "
+                       f"the {tile} maximum needs exactly {limit}")
+    return out
+
+
+def seasons_with(displays: Iterable[Display], test: Callable[[str], bool]) -> set[str]:
+    """The seasons in which some display has a field whose kind passes the test."""
+    return {s for d in displays for s in d.seasons if any(test(f.kind) for f in d.fields)}
+
+
+def _season_rules(displays: tuple[Display, ...], kinds: Mapping[str, FieldKind]) -> list[str]:
+    """Counted absences the rulebook states (which seasons is not stated)."""
+    out: list[str] = []
+    for label, test, count, page in (
+        ("convert fields", lambda k: k in CONVERTS, 2, "p.10"),
+        ("gem fields", lambda k: k in vocab.GEMS, 2, "p.11"),
+        ("chicken fields", lambda k: k == "chicken", 3, "p.11"),
+    ):
+        found = sorted(seasons_with(displays, test), key=vocab.SEASONS.index)
+        if len(found) != count:
+            out.append(f"displays.toml: {label} must be available in exactly {count} seasons "
+                       f"(rulebook {page}), found {found}")
+    return out
+
+
+def check_tiles(tiles: Mapping[str, BuildingTile], names: Iterable[str] | None = None) -> list[str]:
+    """Home and country tiles: the rulebook's names, areas, counts, animals; costs well formed."""
+    declared = set(tiles if names is None else names)
+    out = _exact_set("tiles.toml", declared, tuple(HOME_TILES) + COUNTRY_TILES)
+    for t in tiles.values():
+        out += [f"tiles.toml [{t.id}]: {p}" for p in _tile_problems(t)]
+    if declared - set(tiles):
+        return out  # a malformed tile is already reported; counting without it would mislead
+    country = [t for t in tiles.values() if t.origin == "country"]
+    found = {
+        "farm": sum(t.area == "farm" for t in country),
+        "village": sum(t.area == "village" for t in country),
+        "spring": sum(t.spring for t in country),
+    }
+    for what, want in COUNTRY_COUNTS.items():
+        if found[what] != want:
+            out.append(f"tiles.toml: {found[what]} {what} country tiles, the rulebook (p.3) has {want}")
+    return out
+
+
+def tile_id(name: str) -> str:
+    """The id a tile name gives: lower case, apostrophes dropped, spaces as underscores."""
+    return re.sub(r"[’']", "", name).lower().replace(" ", "_")
+
+
+def _tile_problems(t: BuildingTile) -> list[str]:
+    out: list[str] = []
+    if tile_id(t.name) != t.id:
+        out.append(f"name {t.name!r} does not match the id (expected the id {tile_id(t.name)!r})")
+    want_origin = "home" if t.id in HOME_TILES else "country"
+    if t.origin != want_origin:
+        out.append(f"origin must be {want_origin!r}, not {t.origin!r}")
+    want_area = HOME_TILES.get(t.id) or CONFIRMED_AREAS.get(t.id) or ("farm" if t.houses else None)
+    if t.area not in ("farm", "village") or (want_area and t.area != want_area):
+        out.append(f"area must be {want_area or 'farm or village'!r}, not {t.area!r}"
+                   + (" (only farm tiles house animals)" if t.houses else ""))
+    if t.origin == "home" and t.spring:
+        out.append("home tiles never go into the bag, so spring must be false")
+    if tuple(sorted(t.houses)) != tuple(sorted(HOUSES.get(t.id, ()))):
+        out.append(f"houses must be {list(HOUSES.get(t.id, ()))}, not {list(t.houses)}")
+    return out + _cost_problems(t.cost)
+
+
+def _cost_problems(cost: Mapping[str, int]) -> list[str]:
+    out = [] if cost else ["cost must not be empty"]
+    for key, count in cost.items():
+        if key not in vocab.RESOURCES and key not in COST_GROUPS:
+            out.append(f"cost key {key!r} is not a resource or one of {', '.join(COST_GROUPS)}")
+        if count < 1:
+            out.append(f"cost of {key!r} must be at least 1, not {count}")
+    return out
+
+
+def first_offered(c: Components) -> dict[str, int]:
+    """Resource -> index of the first season it can be had: from a field, a convert field or the start."""
+    first = {r: 0 for r in c.starting_goods}
+    for d in c.displays:
+        when = min((vocab.SEASONS.index(s) for s in d.seasons if s in vocab.SEASONS), default=None)
+        for f in d.fields:
+            kind = c.field_kinds.get(f.kind)
+            got = _field_gives(kind) if kind else None
+            if when is not None and got is not None:
+                first[got] = min(first.get(got, when), when)
+    return first
+
+
+def _field_gives(kind: FieldKind) -> str | None:
+    if kind.category == "resource":
+        return kind.resource
+    if kind.category == "convert" and kind.resource:
+        return vocab.FINISHED_OF_RAW.get(kind.resource)
+    return None
+
+
+def check_fairs(
+    fairs: Mapping[str, Fair], first: Mapping[str, int], names: Iterable[str] | None = None
+) -> list[str]:
+    """26 fairs: ids, sides and points per kind, the printed example, requirements that can be met."""
+    want = [f"{k}-{n}" for k, count in FAIR_COUNTS.items() for n in range(1, count + 1)]
+    out = _exact_set("fairs.toml", fairs if names is None else names, want)
+    for f in fairs.values():
+        out += [f"fairs.toml [{f.id}]: {p}" for p in _fair_problems(f, first)]
+    example = [f.id for f in fairs.values() if f.kind == "spring"
+               and any((s.requires, s.points) == EXAMPLE_FAIR for s in f.sides)]
+    if not example:
+        out.append("fairs.toml: no spring fair asks for 1 sheep and 1 rock for 2 points "
+                   "(the rulebook p.8 example)")
+    return out
+
+
+def _fair_problems(f: Fair, first: Mapping[str, int]) -> list[str]:
+    out: list[str] = []
+    if f.kind not in FAIR_COUNTS or not f.id.startswith(f"{f.kind}-"):
+        out.append(f"kind {f.kind!r} does not match the id")
+    if f.kind == "winter":
+        shape = tuple((s.seasons, s.points) for s in f.sides)
+        if shape != WINTER_SIDES:
+            out.append("a winter fair has side 1 for summer/autumn worth 4 "
+                       "and side 2 for autumn/winter worth 6")
+        elif not any(r in vocab.GEMS for r in f.sides[1].requires):
+            out.append("the autumn/winter side must ask for gems (its gems are shown on the other side)")
+    elif len(f.sides) != 1 or f.sides[0].seasons != (f.kind,):
+        out.append(f"a {f.kind} fair has one side, held in {f.kind} only")
+    for n, side in enumerate(f.sides, 1):
+        out += [f"side {n}: {p}" for p in _requirement_problems(side, first)]
+    return out
+
+
+def _requirement_problems(side: FairSide, first: Mapping[str, int]) -> list[str]:
+    out = [] if side.requires else ["requires nothing"]
+    out += [] if side.points > 0 else [f"points must be positive, not {side.points}"]
+    latest = max((vocab.SEASONS.index(s) for s in side.seasons if s in vocab.SEASONS), default=-1)
+    out += [f"unknown season {s!r}" for s in side.seasons if s not in vocab.SEASONS]
+    for r, count in side.requires.items():
+        if r not in vocab.RESOURCES:
+            out.append(f"{r!r} is not a specific resource name")
+        elif count < 1:
+            out.append(f"count of {r!r} must be at least 1")
+        elif first.get(r, len(vocab.SEASONS)) > latest >= 0:
+            out.append(f"asks for {r}, which no field offers by {vocab.SEASONS[latest]} "
+                       "and no player starts with")
+    return out
+
+
+def check_boats(boats: Mapping[str, Boat], names: Iterable[str] | None = None) -> list[str]:
+    """Six boats; each shows every season on exactly one side and two different resources per side."""
+    want = [f"boat-{n}" for n in range(1, BOAT_COUNT + 1)]
+    out = _exact_set("boats.toml", boats if names is None else names, want)
+    for b in boats.values():
+        seasons = sorted(s for side in b.sides for s in side.seasons)
+        if seasons != sorted(vocab.SEASONS):
+            out.append(f"boats.toml [{b.id}]: its sides must show each season exactly once, found {seasons}")
+        if len(b.sides) != 2:
+            out.append(f"boats.toml [{b.id}]: a boat has 2 sides, not {len(b.sides)}")
+        for n, side in enumerate(b.sides, 1):
+            bad = [r for r in side.resources if r not in vocab.RESOURCES]
+            out += [f"boats.toml [{b.id}] side {n}: unknown resource {r!r}" for r in bad]
+            if side.resources[0] == side.resources[1]:
+                out.append(f"boats.toml [{b.id}] side {n}: the two resource types must differ")
+    return out
+
+
+def check_keyp_tile(tile: KeypTile) -> list[str]:
+    """Every keyple colour gains at least one known resource."""
+    out = _exact_set("keyp_tile.toml [gains]", tile.gains, vocab.COLOURS)
+    for colour, gains in tile.gains.items():
+        if not gains:
+            out.append(f"keyp_tile.toml [gains]: {colour} gains nothing")
+        bad = [r for r in gains if r not in vocab.RESOURCES]
+        out += [f"keyp_tile.toml [gains]: {colour}: unknown resource {r!r}" for r in bad]
+    return out
+
+
+def check_game(c: Components) -> list[str]:
+    """Supply, keyples, starting team and goods, two-player pool, player board grids."""
+    out = _exact_set("game.toml [supply]", c.supply, vocab.RESOURCES)
+    out += _exact_set("game.toml [keyples]", c.keyples, vocab.COLOURS)
+    out += _unknown("game.toml [starting_keyples]", c.starting_keyples, vocab.COLOURS)
+    out += _unknown("game.toml [starting_goods]", c.starting_goods, vocab.RESOURCES)
+    out += _unknown("game.toml [two_player_pool]", c.two_player_pool, vocab.FIELD_COLOURS)
+    for where, table in (("supply", c.supply), ("keyples", c.keyples), ("starting_goods", c.starting_goods)):
+        out += [f"game.toml [{where}]: {k} must be at least 1" for k, n in table.items() if n < 1]
+    if sum(c.starting_keyples.values()) != TEAM_SIZE:
+        out.append(f"game.toml [starting_keyples]: a team has {TEAM_SIZE} keyples, "
+                   f"not {sum(c.starting_keyples.values())}")
+    return out + _game_totals(c) + check_player_board(c.player_board)
+
+
+def _unknown(where: str, names: Iterable[str], allowed: tuple[str, ...]) -> list[str]:
+    return [f"{where}: unknown name {n!r}" for n in names if n not in allowed]
+
+
+def _game_totals(c: Components) -> list[str]:
+    """Four starting teams (two teams plus the pool with two players) and four sets of goods must fit."""
+    out: list[str] = []
+    for colour in vocab.COLOURS:
+        team = c.starting_keyples.get(colour, 0)
+        need = max(PLAYERS_MAX * team, 2 * team + c.two_player_pool.count(colour))
+        if need > c.keyples.get(colour, 0):
+            have = c.keyples.get(colour, 0)
+            out.append(f"game.toml: setup needs {need} {colour} keyples, the game has {have}")
+    if len(set(c.two_player_pool)) != len(c.two_player_pool) or len(c.two_player_pool) < 2:
+        out.append("game.toml [two_player_pool]: needs at least 2 different colours (one for each player)")
+    for r, n in c.starting_goods.items():
+        if PLAYERS_MAX * n > c.supply.get(r, 0):
+            out.append(f"game.toml: {PLAYERS_MAX} players start with {PLAYERS_MAX * n} {r}, "
+                       f"the supply has {c.supply.get(r, 0)}")
+    return out
+
+
+def _max_line(rows: int, cols: int, steps: tuple[tuple[int, int], ...]) -> int:
+    """The most other plots reachable from one plot along the given directions (gaps allowed)."""
+    best = 0
+    for r in range(rows):
+        for c in range(cols):
+            seen = 0
+            for dr, dc in steps:
+                k = 1
+                while 0 <= r + k * dr < rows and 0 <= c + k * dc < cols:
+                    seen, k = seen + 1, k + 1
+            best = max(best, seen)
+    return best
+
+
+def check_player_board(b: PlayerBoard) -> list[str]:
+    """Plot counts (p.10) and the village shape that the pavements (max 6) and drainage (max 5) imply."""
+    out: list[str] = []
+    if b.farm_rows * b.farm_cols != vocab.FARM_PLOTS:
+        out.append(f"game.toml [player_board]: the farm has {vocab.FARM_PLOTS} plots, "
+                   f"not {b.farm_rows}x{b.farm_cols}")
+    if b.village_rows * b.village_cols != vocab.VILLAGE_PLOTS:
+        out.append(f"game.toml [player_board]: the village has {vocab.VILLAGE_PLOTS} plots, "
+                   f"not {b.village_rows}x{b.village_cols}")
+        return out
+    straight = _max_line(b.village_rows, b.village_cols, ((0, 1), (0, -1), (1, 0), (-1, 0)))
+    diagonal = _max_line(b.village_rows, b.village_cols, ((1, 1), (1, -1), (-1, 1), (-1, -1)))
+    if (straight, diagonal) != (5, 4):
+        out.append(f"game.toml [player_board]: a {b.village_rows}x{b.village_cols} village gives pavements "
+                   f"max {1 + straight} and drainage max {1 + diagonal}; the rulebook (p.15) says 6 and 5")
+    return out
+
+
+def check(c: Components, declared: Mapping[str, Iterable[str]] | None = None) -> list[str]:
+    """Every problem with a built pack (empty when it is sound).
+
+    declared: file -> every entry name in it, malformed ones included, so that an entry already
+    reported as malformed is not reported again as missing.
+    """
+    names = dict(declared or {})
+    return (
+        check_field_kinds(c.field_kinds, names.get("fields"))
+        + check_displays(c.displays, c.field_kinds, names.get("fields"), names.get("displays"))
+        + check_tiles(c.tiles, names.get("tiles"))
+        + check_fairs(c.fairs, first_offered(c), names.get("fairs"))
+        + check_boats(c.boats, names.get("boats"))
+        + check_keyp_tile(c.keyp_tile)
+        + check_game(c)
+    )
+
+
+def load_pack(path: Path) -> Components:
+    """Read, build and check the data pack in a folder; raises ComponentError listing every problem."""
+    docs, problems = _read_files(Path(path))
+    if problems:
+        raise ComponentError(problems)
+    components = _build(docs, problems)
+    problems += check(components, {name: list(doc) for name, doc in docs.items()})
+    if problems:
+        raise ComponentError(problems)
+    return components
