@@ -1,0 +1,1 @@
+"""Keywood bot: store, table layer and transports."""

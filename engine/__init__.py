@@ -1,0 +1,1 @@
+"""Keywood game engines: pure rules behind one contract (engine.core)."""

@@ -1,0 +1,215 @@
+"""The contract every Keywood game engine implements, its error family and its seeded randomness.
+
+An engine is pure: no I/O, no clock, no global random. A game is driven by
+``setup`` then repeated ``apply`` of actions from the seats that ``to_act`` names;
+``legal_actions`` is the single source of truth for what may happen next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+JSON = dict[str, Any]
+
+_MASK64 = (1 << 64) - 1
+
+
+class EngineError(Exception):
+    """Base of the engine's error family."""
+
+
+class InvalidAction(EngineError):
+    """Text that cannot be read as an action at all; the message quotes the input."""
+
+
+class IllegalAction(EngineError):
+    """A well-formed action the rules forbid now: a human sentence, the rule it rests on, a few alternatives."""
+
+    def __init__(self, reason: str, rule: str, alternatives: Sequence[str] = ()) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.rule = rule
+        self.alternatives = list(alternatives)
+
+    def __str__(self) -> str:
+        text = f"{self.reason} ({self.rule})"
+        if self.alternatives:
+            text += " You could: " + ", ".join(self.alternatives) + "."
+        return text
+
+
+class AmbiguousAction(EngineError):
+    """Text that matches several legal actions; .candidates lists their notations."""
+
+    def __init__(self, text: str, candidates: Sequence[str]) -> None:
+        super().__init__(f"'{text}' could mean {', '.join(candidates)}; please say which.")
+        self.candidates = list(candidates)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, in words a log can show; seat is who it concerns (None: everyone)."""
+
+    text: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What apply would do: legal or not, why, under which rule, and the outcome in words."""
+
+    legal: bool
+    reason: str
+    rule: str
+    outcome: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One line of a player's score."""
+
+    label: str
+    points: int
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """A player's score lines and total."""
+
+    seat: int
+    name: str
+    lines: tuple[ScoreLine, ...]
+
+    @property
+    def total(self) -> int:
+        """Sum of the lines."""
+        return sum(line.points for line in self.lines)
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """Scores of every seat, ranked best first, with the tie-break explanation when one decided."""
+
+    players: tuple[PlayerScore, ...]
+    final: bool
+    tie_break: str = ""
+
+
+class Rng:
+    """A seeded xorshift64* generator whose whole state is one integer kept inside the game state."""
+
+    def __init__(self, state: int) -> None:
+        self.state = state & _MASK64 or 0x9E3779B97F4A7C15
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Rng:
+        """Spread a small seed over 64 bits (splitmix64) and start a generator."""
+        z = (seed + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return cls(z ^ (z >> 31))
+
+    def next64(self) -> int:
+        """Advance and return 64 random bits."""
+        x = self.state
+        x ^= x >> 12
+        x ^= (x << 25) & _MASK64
+        x ^= x >> 27
+        self.state = x
+        return (x * 0x2545F4914F6CDD1D) & _MASK64
+
+    def below(self, n: int) -> int:
+        """Return a random integer in [0, n); raises ValueError if n < 1."""
+        if n < 1:
+            raise ValueError("below() needs n >= 1")
+        return self.next64() % n
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Shuffle a list in place (Fisher-Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class Game(Protocol, Generic[S, A]):
+    """The interface every game engine offers; one instance per game kind."""
+
+    name: str
+    min_players: int
+    max_players: int
+
+    def setup(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> S:
+        """Return the opening state; deterministic for a given seed; raises ValueError on bad options."""
+        ...
+
+    def to_act(self, state: S) -> list[int]:
+        """Seats that must decide now (empty only when the game is over)."""
+        ...
+
+    def waiting_for(self, state: S) -> str:
+        """A 'waiting for X to ...' phrase describing the current decision."""
+        ...
+
+    def legal_actions(self, state: S, seat: int) -> list[A]:
+        """Every action this seat may take now (empty when it is not this seat's decision)."""
+        ...
+
+    def apply(self, state: S, seat: int, action: A) -> tuple[S, list[Event]]:
+        """Return the next state and what happened; raises IllegalAction, leaving state untouched."""
+        ...
+
+    def check(self, state: S, seat: int, action: A) -> Verdict:
+        """Say what apply would do, without doing it."""
+        ...
+
+    def view(self, state: S, seat: int | None) -> JSON:
+        """What this seat may see (None: the public view), with the seat's legal actions."""
+        ...
+
+    def score(self, state: S) -> Scoreboard:
+        """The final score, or the projected one during the game."""
+        ...
+
+    def parse(self, state: S, seat: int, text: str) -> A:
+        """Read notation against the seat's legal actions; raises InvalidAction, IllegalAction or AmbiguousAction."""
+        ...
+
+    def format(self, action: A) -> str:
+        """Return the canonical notation of an action."""
+        ...
+
+    def to_json(self, state: S) -> JSON:
+        """Return the state as JSON-ready data."""
+        ...
+
+    def from_json(self, data: JSON) -> S:
+        """Rebuild a state from to_json's output; raises ValueError on malformed data."""
+        ...
+
+    def is_over(self, state: S) -> bool:
+        """Whether the game has ended."""
+        ...
+
+
+@dataclass
+class Playout:
+    """A recorded game: who played, the seed and options, and every (seat, notation) in order."""
+
+    players: list[str]
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+
+def replay(game: Game[S, A], record: Playout) -> S:
+    """Re-play a recorded game from its seed; raises EngineError if an action no longer applies."""
+    state = game.setup(record.players, record.seed, record.options)
+    for seat, text in record.actions:
+        state, _ = game.apply(state, seat, game.parse(state, seat, text))
+    return state

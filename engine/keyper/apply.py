@@ -1,0 +1,342 @@
+"""Carrying out a legal Keyper action on a state, in place (callers check legality and copy first)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import Event
+from engine.keyper import flow
+from engine.keyper.actions import (
+    Action,
+    ChooseDisplay,
+    Decline,
+    Done,
+    HoldFair,
+    Join,
+    LayDown,
+    PlayKeyper,
+    PlayKeyple,
+    Release,
+    Rest,
+    Sell,
+    Skip,
+    Take,
+    TakeTile,
+)
+from engine.keyper.fairs import holdable
+from engine.keyper.flow import name
+from engine.keyper.spaces import (
+    SpaceRef,
+    clockwise_from,
+    comps,
+    field_kind,
+    keyples_on,
+    matches,
+    parse_space,
+    put_keyple,
+    season_name,
+    space_colour,
+    working_colour,
+)
+from engine.keyper.state import HeldFair, Keyple, Offer, State, Step
+from engine.keyper.vocab import plural
+
+
+def apply_in_place(state: State, seat: int, action: Action) -> list[Event]:
+    """Carry out an action already known to be legal; returns what happened."""
+    events: list[Event] = []
+    state.last_action = f"{name(state, seat)}: {action}"
+    _HANDLERS[type(action)](state, seat, action, events)
+    return events
+
+
+def _space(text: str) -> SpaceRef:
+    """The space a legal action names."""
+    ref = parse_space(text)
+    assert ref is not None
+    return ref
+
+
+def describe(state: State, seat: int, ref: SpaceRef) -> str:
+    """Words for a space: 'the pig field on board 2' or 'the Brickmaker on plot v3'."""
+    if ref.board is None:
+        tile = comps().tiles[state.players[seat].plots[ref.name].tile]
+        return f"the {tile.name} on plot {ref.name}"
+    return f"the {ref.name.replace('_', ' ')} field on board {ref.board}"
+
+
+def _play_keyper(state: State, seat: int, action: PlayKeyper, events: list[Event]) -> None:
+    """Claim a board; lay down the keyp-tile keyples for their resources (rulebook p.4, 1)."""
+    player = state.players[seat]
+    state.boards[action.board - 1].keyper = seat
+    player.keyper_home = False
+    events.append(Event(f"{player.name} plays the keyper and claims board {action.board}.", seat))
+    gains = comps().keyp_tile.gains
+    for keyple in player.keyp_tile:
+        if not keyple.lying:
+            keyple.lying = True
+            source = f"a {keyple.colour} keyple laid down on the keyp tile"
+            state.steps.append(Step(seat, _grant(state), "keyp", list(gains[keyple.colour]), source))
+    flow.start_yields(state, events)
+
+
+def _grant(state: State) -> int:
+    """A fresh id for one grant of yield units."""
+    state.next_grant += 1
+    return state.next_grant
+
+
+def _unit(state: State, seat: int, ref: SpaceRef) -> tuple[str, list[str]]:
+    """What one unit of a space's yield is: (step kind, the resources it may take)."""
+    if ref.board is None:
+        return "other", []
+    kind = field_kind(state, ref.board, ref.name)
+    assert kind is not None
+    if kind.category == "resource" and kind.resource:
+        return "resource", [kind.resource]
+    if kind.category == "country_tile":
+        return "tile", []
+    if kind.category == "river":
+        boat = state.boards[ref.board - 1].boat
+        assert boat is not None
+        return "boat", list(comps().boats[boat].side_for(season_name(state)).resources)
+    return "other", []
+
+
+def queue_yield(state: State, ref: SpaceRef, shares: list[tuple[int, int]], events: list[Event]) -> None:
+    """Queue the units each (seat, count) earns on a space, alternating seats unit by unit (p.10, p.13)."""
+    kind, options = _unit(state, shares[0][0], ref)
+    source = describe(state, shares[0][0], ref)
+    per_seat = [[Step(seat, _grant(state), kind, options, source)] * n for seat, n in shares]
+    for (seat, n), units in zip(shares, per_seat, strict=True):
+        what = "country tile" if kind == "tile" else "boat action" if kind == "boat" else (
+            options[0] if kind == "resource" else "action")
+        events.append(Event(f"{name(state, seat)} earns {plural(what, n)} from {source}.", seat))
+    order = _interleave(per_seat, snake=kind == "tile")
+    state.steps.extend(Step(s.seat, s.grant, s.kind, list(s.options), s.source) for s in order)
+
+
+def _interleave(per_seat: list[list[Step]], snake: bool) -> list[Step]:
+    """Alternate units between seats, active first; country tiles go 1st and 4th to the active seat (p.13)."""
+    order: list[Step] = []
+    rounds = max(len(units) for units in per_seat)
+    for r in range(rounds):
+        seats = per_seat if not (snake and r % 2) else list(reversed(per_seat))
+        order += [units[r] for units in seats if r < len(units)]
+    return order
+
+
+def _play_keyple(state: State, seat: int, action: PlayKeyple, events: list[Event]) -> None:
+    """Place a keyple on an empty space (inviting joiners) or beside an existing keyple (p.4-5, 2a-2c)."""
+    ref = _space(action.space)
+    player = state.players[seat]
+    player.keyp[action.colour] -= 1
+    existing = list(keyples_on(state, seat, ref))
+    if action.boat and ref.board is not None:
+        state.boards[ref.board - 1].boat = action.boat
+    put_keyple(state, seat, ref, Keyple(action.colour))
+    where = describe(state, seat, ref) + (f" with {action.boat}" if action.boat else "")
+    if not existing:
+        events.append(Event(f"{player.name} plays a {action.colour} keyple onto {where}.", seat))
+        _invite_or_resolve(state, seat, ref, events)
+        return
+    border = space_colour(state, ref)
+    bonus = int(matches(working_colour(existing[0], border), border))
+    if action.lay:
+        existing[0].lying = True
+    units = (2 if action.lay else 1) + bonus
+    laid = " and lays the existing keyple down" if action.lay else ""
+    events.append(Event(f"{player.name} plays a {action.colour} keyple onto {where}{laid}.", seat))
+    queue_yield(state, ref, [(seat, units)], events)
+    flow.start_yields(state, events)
+
+
+def _invite_or_resolve(state: State, seat: int, ref: SpaceRef, events: list[Event]) -> None:
+    """Invite the players who could join, clockwise; with nobody to ask, resolve alone (p.5, 2b)."""
+    if ref.board is None:
+        _resolve_alone(state, seat, ref, events)
+        return
+    working = working_colour(keyples_on(state, seat, ref)[0], space_colour(state, ref))
+    asked = [s for s in clockwise_from(state, seat)
+             if state.players[s].keyp.get(working, 0) > 0 or state.players[s].keyp.get("white", 0) > 0]
+    if not asked:
+        _resolve_alone(state, seat, ref, events)
+        return
+    state.offer = Offer(ref.board, ref.name, working, asked)
+    state.phase = "joiner"
+    names = ", ".join(name(state, s) for s in asked)
+    events.append(Event(f"Joiners invited in this order: {names} (a {working} or white keyple may join)."))
+
+
+def _resolve_alone(state: State, seat: int, ref: SpaceRef, events: list[Event]) -> None:
+    """A keyple with no joiner: 1 unit, 2 with a colour match (p.4)."""
+    border = space_colour(state, ref)
+    bonus = int(matches(working_colour(keyples_on(state, seat, ref)[0], border), border))
+    queue_yield(state, ref, [(seat, 1 + bonus)], events)
+    flow.start_yields(state, events)
+
+
+def _offer_ref(state: State) -> SpaceRef:
+    """The field of the open joiner offer."""
+    assert state.offer is not None
+    return SpaceRef(state.offer.board, state.offer.field)
+
+
+def _join(state: State, seat: int, action: Join, events: list[Event]) -> None:
+    """The invited seat joins: both keyples earn 2 units, 3 with a colour match (p.5, 2b; p.7, 4)."""
+    ref = _offer_ref(state)
+    state.players[seat].keyp[action.colour] -= 1
+    put_keyple(state, seat, ref, Keyple(action.colour))
+    assert state.offer is not None
+    units = 2 + int(matches(state.offer.colour, space_colour(state, ref)))
+    events.append(Event(f"{name(state, seat)} joins with a {action.colour} keyple.", seat))
+    state.offer = None
+    queue_yield(state, ref, [(state.active, units), (seat, units)], events)
+    flow.start_yields(state, events)
+
+
+def _decline(state: State, seat: int, action: Decline, events: list[Event]) -> None:
+    """The invited seat declines; the next is asked, or the keyple works alone."""
+    assert state.offer is not None
+    events.append(Event(f"{name(state, seat)} declines to join.", seat))
+    state.offer.index += 1
+    if state.offer.index >= len(state.offer.candidates):
+        ref = _offer_ref(state)
+        state.offer = None
+        _resolve_alone(state, state.active, ref, events)
+
+
+def _lay_down(state: State, seat: int, action: LayDown, events: list[Event]) -> None:
+    """Lay down one keyple (1 unit, 2 with a match) or two (2, 3 with a match) (p.6, 3)."""
+    ref = _space(action.space)
+    keyples = keyples_on(state, seat, ref)
+    standing = [k for k in keyples if not k.lying][: action.count]
+    for keyple in standing:
+        keyple.lying = True
+    border = space_colour(state, ref)
+    units = action.count + int(matches(working_colour(keyples[0], border), border))
+    events.append(Event(f"{name(state, seat)} lays down {plural('keyple', action.count)} on "
+                        f"{describe(state, seat, ref)}.", seat))
+    queue_yield(state, ref, [(seat, units)], events)
+    flow.start_yields(state, events)
+
+
+def _take(state: State, seat: int, action: Take, events: list[Event]) -> None:
+    """Take one unit of a resource from the supply."""
+    step = state.steps.pop(0)
+    gain(state, seat, action.resource, 1)
+    if step.kind == "boat":
+        state.boat_took[seat].append(action.resource)
+    events.append(Event(f"{name(state, seat)} takes {plural(action.resource, 1)}.", seat))
+    flow.start_yields(state, events)
+
+
+def gain(state: State, seat: int, resource: str, count: int) -> None:
+    """Move resources from the supply to a player (the supply is not counted when unlimited)."""
+    if not state.options.get("unlimited_supply"):
+        state.supply[resource] -= count
+    goods = state.players[seat].goods
+    goods[resource] = goods.get(resource, 0) + count
+
+
+def _sell(state: State, seat: int, action: Sell, events: list[Event]) -> None:
+    """Sell one resource to the boat for 2 shipping points (p.14 note 6)."""
+    state.steps.pop(0)
+    gain(state, seat, action.resource, -1)
+    state.players[seat].shipping += 2
+    state.boat_sold[seat].append(action.resource)
+    events.append(Event(f"{name(state, seat)} sells {plural(action.resource, 1)} to the boat for 2 points.", seat))
+    flow.start_yields(state, events)
+
+
+def _take_tile(state: State, seat: int, action: TakeTile, events: list[Event]) -> None:
+    """Take a country tile or winter fair from the display (p.13 note 2)."""
+    state.steps.pop(0)
+    state.display.remove(action.tile)
+    player = state.players[seat]
+    (player.winter_fairs if action.tile in comps().fairs else player.tiles).append(action.tile)
+    events.append(Event(f"{player.name} takes {_tile_name(action.tile)} from the display.", seat))
+    flow.start_yields(state, events)
+
+
+def _tile_name(tile: str) -> str:
+    """Words for a country tile or winter fair."""
+    return f"the winter fair {tile}" if tile in comps().fairs else f"the {comps().tiles[tile].name}"
+
+
+def _skip(state: State, seat: int, action: Skip, events: list[Event]) -> None:
+    """Give up the rest of the current yield."""
+    grant = state.steps[0].grant
+    dropped = [s for s in state.steps if s.grant == grant]
+    state.steps = [s for s in state.steps if s.grant != grant]
+    events.append(Event(f"{name(state, seat)} skips {plural('unit', len(dropped))} from {dropped[0].source}.", seat))
+    flow.start_yields(state, events)
+
+
+def _hold_fair(state: State, seat: int, action: HoldFair, events: list[Event]) -> None:
+    """Hold a fair: show its resources (they are kept) and put it on the season's fairground (p.8 note 3)."""
+    player = state.players[seat]
+    fair = comps().fairs[action.fair]
+    side = fair.sides[0] if action.points is None else next(s for s in fair.sides if s.points == action.points)
+    (player.winter_fairs if fair.kind == "winter" else player.hidden_fairs).remove(action.fair)
+    player.fairground.setdefault(season_name(state), []).append(HeldFair(action.fair, side.points))
+    shown = ", ".join(plural(r, n) for r, n in side.requires.items())
+    events.append(Event(f"{player.name} holds the fair {action.fair} showing {shown}: {side.points} points.", seat))
+    if not holdable(state, seat):
+        _fairs_done(state, seat, events)
+
+
+def _done(state: State, seat: int, action: Done, events: list[Event]) -> None:
+    """Finish with fairs this season."""
+    _fairs_done(state, seat, events)
+
+
+def _fairs_done(state: State, seat: int, events: list[Event]) -> None:
+    """Take the seat off the fair list; when all are done, continue the end of the season."""
+    state.waiting.remove(seat)
+    if not state.waiting:
+        flow.after_fairs(state, events)
+
+
+def _release(state: State, seat: int, action: Release, events: list[Event]) -> None:
+    """Let one animal go; then settle what remains (p.8 note 4)."""
+    flow.release(state, seat, action.animal, 1, events)
+    flow.settle_housing(state, seat, events)
+    if not state.waiting:
+        flow.after_housing(state, events)
+
+
+def _choose_display(state: State, seat: int, action: ChooseDisplay, events: list[Event]) -> None:
+    """Record a hidden display choice; reveal all when everyone has chosen (p.9 note 3)."""
+    state.players[seat].chosen_display = action.display
+    state.waiting.remove(seat)
+    events.append(Event(f"{name(state, seat)} has chosen a display.", seat))
+    if not state.waiting:
+        flow.after_displays(state, events)
+
+
+def _rest(state: State, seat: int, action: Rest, events: list[Event]) -> None:
+    """Stand one excess keyple on the keyp tile (p.9 note 4)."""
+    flow.rest(state, seat, action.colour, 1, events)
+    flow.settle_rest(state, seat, events)
+    if not state.waiting:
+        flow.start_season(state, events)
+
+
+_HANDLERS: dict[type, Callable[[State, int, Any, list[Event]], None]] = {
+    PlayKeyper: _play_keyper,
+    PlayKeyple: _play_keyple,
+    LayDown: _lay_down,
+    Join: _join,
+    Decline: _decline,
+    Take: _take,
+    Sell: _sell,
+    TakeTile: _take_tile,
+    Skip: _skip,
+    HoldFair: _hold_fair,
+    Done: _done,
+    Release: _release,
+    ChooseDisplay: _choose_display,
+    Rest: _rest,
+}

@@ -1,0 +1,191 @@
+"""Keyper's legal actions: the single source of truth for validation, autocomplete, /check and play-outs."""
+
+from __future__ import annotations
+
+from engine.keyper import fairs, housing
+from engine.keyper.actions import (
+    Action,
+    ChooseDisplay,
+    Decline,
+    Done,
+    HoldFair,
+    Join,
+    LayDown,
+    PlayKeyper,
+    PlayKeyple,
+    Release,
+    Rest,
+    Sell,
+    Skip,
+    Take,
+    TakeTile,
+)
+from engine.keyper.spaces import (
+    SpaceRef,
+    all_spaces,
+    claimed_board,
+    comps,
+    keyp_empty,
+    may_join,
+    season_name,
+    space_colour,
+    working_colour,
+)
+from engine.keyper.state import Keyple, State, Step
+
+
+def to_act(state: State) -> list[int]:
+    """Seats that must decide now."""
+    if state.phase == "turn":
+        return [state.active]
+    if state.phase == "joiner" and state.offer is not None:
+        return [state.offer.candidates[state.offer.index]]
+    if state.phase == "yields" and state.steps:
+        return [state.steps[0].seat]
+    return list(state.waiting)
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every action the seat may take now; empty when the seat has no decision."""
+    if seat not in to_act(state):
+        return []
+    phase_actions = _BY_PHASE.get(state.phase)
+    return phase_actions(state, seat) if phase_actions else []
+
+
+def _turn(state: State, seat: int) -> list[Action]:
+    """A turn: play the keyper or a keyple while the keyp holds any; otherwise lay keyples down."""
+    if keyp_empty(state, seat):
+        return list(laydowns(state, seat))
+    found: list[Action] = []
+    if state.players[seat].keyper_home:
+        found += [PlayKeyper(b.number) for b in state.boards if b.keyper is None]
+    for colour, n in state.players[seat].keyp.items():
+        if n > 0:
+            found += keyple_plays(state, seat, colour)
+    return found
+
+
+def keyple_plays(state: State, seat: int, colour: str) -> list[Action]:
+    """Every space a keyple of this colour may be played onto (rulebook pp.4-5)."""
+    found: list[Action] = []
+    for board in state.boards:
+        for f in comps().display(board.display).fields:
+            if f.kind != "keyp":
+                found += _plays_onto(state, colour, SpaceRef(board.number, f.id), board.spaces.get(f.id, []))
+    player = state.players[seat]
+    for plot_id in player.plots:
+        found += _plays_onto(state, colour, SpaceRef(None, plot_id), player.plot_keyples.get(plot_id, []))
+    return found
+
+
+def _plays_onto(state: State, colour: str, ref: SpaceRef, keyples: list[Keyple]) -> list[Action]:
+    """The plays of one colour onto one space: empty, or joining its one existing keyple."""
+    space = str(ref)
+    if not keyples:
+        if ref.name == "river":
+            return [PlayKeyple(colour, space, boat=b) for b in free_boats(state)]
+        return [PlayKeyple(colour, space)]
+    if len(keyples) >= 2 or not may_join(colour, working_colour(keyples[0], space_colour(state, ref))):
+        return []
+    plays: list[Action] = [PlayKeyple(colour, space)]
+    if not keyples[0].lying:
+        plays.append(PlayKeyple(colour, space, lay=True))
+    return plays
+
+
+def free_boats(state: State) -> list[str]:
+    """This season's boats not yet put on a river."""
+    used = {b.boat for b in state.boards}
+    return [b for b in state.boats if b not in used]
+
+
+def laydown_spaces(state: State, seat: int) -> list[SpaceRef]:
+    """Spaces with a standing keyple the seat may lay down: own plots and claimed board first (p.6, 3 iii)."""
+    standing = [(ref, ks) for ref, ks in all_spaces(state, seat) if any(not k.lying for k in ks)]
+    claimed = claimed_board(state, seat)
+    own = [ref for ref, _ in standing if ref.board is None or ref.board == claimed]
+    return own or [ref for ref, _ in standing]
+
+
+def laydowns(state: State, seat: int) -> list[LayDown]:
+    """Lay-down actions: one keyple, or both when two stand on the space."""
+    found = []
+    for ref in laydown_spaces(state, seat):
+        found.append(LayDown(str(ref), 1))
+        board_or_plots = state.boards[ref.board - 1].spaces if ref.board else state.players[seat].plot_keyples
+        if sum(not k.lying for k in board_or_plots[ref.name]) == 2:
+            found.append(LayDown(str(ref), 2))
+    return found
+
+
+def _joiner(state: State, seat: int) -> list[Action]:
+    """Join with a keyple of the working colour or white, or decline (rulebook p.5, 2b)."""
+    assert state.offer is not None
+    keyp = state.players[seat].keyp
+    found: list[Action] = [Join(c) for c in dict.fromkeys((state.offer.colour, "white")) if keyp.get(c, 0) > 0]
+    return found + [Decline()]
+
+
+def in_supply(state: State, resource: str) -> bool:
+    """Whether the general supply can give one of this resource (always, with unlimited_supply)."""
+    return bool(state.options.get("unlimited_supply")) or state.supply.get(resource, 0) > 0
+
+
+def step_takes(state: State, step: Step) -> list[Action]:
+    """What one unit of a yield may be spent on (without the skip)."""
+    if step.kind in ("resource", "keyp"):
+        return [Take(r) for r in step.options if in_supply(state, r)]
+    if step.kind == "tile":
+        return [TakeTile(t) for t in state.display]
+    if step.kind == "boat":
+        took, sold = state.boat_took[step.seat], state.boat_sold[step.seat]
+        goods = state.players[step.seat].goods
+        takes: list[Action] = [Take(r) for r in step.options if in_supply(state, r) and r not in sold]
+        return takes + [Sell(r) for r in step.options if goods.get(r, 0) > 0 and r not in took]
+    return []
+
+
+def _yields(state: State, seat: int) -> list[Action]:
+    """The current unit of a yield: its takes, or skip the rest."""
+    return step_takes(state, state.steps[0]) + [Skip()]
+
+
+def _fairs(state: State, seat: int) -> list[Action]:
+    """Fairs the seat may hold now, or done."""
+    found: list[Action] = [HoldFair(f, pts if winter else None) for f, pts, winter in fairs.holdable(state, seat)]
+    return found + [Done()]
+
+
+def releasable(state: State, seat: int) -> list[str]:
+    """Animal types of which one may go without housing fewer animals in all."""
+    player = state.players[seat]
+    counts = housing.animal_counts(player)
+    keep = housing.must_keep(counts, housing.housing_tiles(player))
+    return [a for a, n in counts.items() if n > keep[a]]
+
+
+def _housing(state: State, seat: int) -> list[Action]:
+    """Which animal to let go when not all can be housed."""
+    return [Release(a) for a in releasable(state, seat)]
+
+
+def _choose_display(state: State, seat: int) -> list[Action]:
+    """The displays of this season the seat may fold its board to."""
+    return [ChooseDisplay(d.id) for d in comps().displays_by_season[season_name(state)]]
+
+
+def _rest(state: State, seat: int) -> list[Action]:
+    """Which excess keyple goes onto the keyp tile."""
+    return [Rest(c) for c, n in state.players[seat].keyp.items() if n > 0]
+
+
+_BY_PHASE = {
+    "turn": _turn,
+    "joiner": _joiner,
+    "yields": _yields,
+    "fairs": _fairs,
+    "housing": _housing,
+    "choose_display": _choose_display,
+    "rest": _rest,
+}

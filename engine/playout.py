@@ -1,0 +1,56 @@
+"""Random play-outs of any engine: the fuzzer's and the benchmark's driver."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import Game, Playout, Rng
+
+MAX_STEPS = 20_000
+
+StepHook = Callable[[Any, int, Any], None]
+
+
+def random_playout(
+    game: Game[Any, Any],
+    players: list[str],
+    seed: int,
+    *,
+    options: dict[str, Any] | None = None,
+    choice_seed: int | None = None,
+    on_step: StepHook | None = None,
+) -> tuple[Any, Playout]:
+    """Play a whole game choosing uniformly among legal actions; returns the final state and the record.
+
+    on_step(state, seat, action) is called before each action is applied. Raises RuntimeError when the
+    game reaches a state where nobody can act, or runs past MAX_STEPS.
+    """
+    record = Playout(list(players), seed, dict(options or {}))
+    state = game.setup(players, seed, options)
+    chooser = Rng.from_seed(seed if choice_seed is None else choice_seed)
+    apply_fast = getattr(game, "apply_in_place", None)
+    for _ in range(MAX_STEPS):
+        if game.is_over(state):
+            return state, record
+        seat, action = _pick(game, state, chooser)
+        if on_step:
+            on_step(state, seat, action)
+        record.actions.append((seat, game.format(action)))
+        if apply_fast:
+            apply_fast(state, seat, action)
+        else:
+            state, _ = game.apply(state, seat, action)
+    raise RuntimeError(f"game did not end within {MAX_STEPS} actions")
+
+
+def _pick(game: Game[Any, Any], state: Any, chooser: Rng) -> tuple[int, Any]:
+    """Choose a seat among those to act, then one of its legal actions; raises RuntimeError on a dead end."""
+    seats = game.to_act(state)
+    if not seats:
+        raise RuntimeError("nobody can act but the game is not over")
+    seat = seats[chooser.below(len(seats))]
+    options = game.legal_actions(state, seat)
+    if not options:
+        raise RuntimeError(f"seat {seat} must act but has no legal action ({game.waiting_for(state)})")
+    return seat, options[chooser.below(len(options))]

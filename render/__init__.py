@@ -1,0 +1,1 @@
+"""Keywood renderers: public views to PNG images."""
