@@ -40,7 +40,7 @@ from engine.keyper.spaces import (
     working_colour,
 )
 from engine.keyper.state import HeldFair, Keyple, Offer, State, Step
-from engine.keyper.vocab import plural
+from engine.keyper.vocab import a, plural
 
 
 def apply_in_place(state: State, seat: int, action: Action) -> list[Event]:
@@ -76,7 +76,7 @@ def _play_keyper(state: State, seat: int, action: PlayKeyper, events: list[Event
     for keyple in player.keyp_tile:
         if not keyple.lying:
             keyple.lying = True
-            source = f"a {keyple.colour} keyple laid down on the keyp tile"
+            source = f"{a(keyple.colour)} keyple laid down on the keyp tile"
             state.steps.append(Step(seat, _grant(state), "keyp", list(gains[keyple.colour]), source))
     flow.start_yields(state, events)
 
@@ -108,13 +108,13 @@ def queue_yield(state: State, ref: SpaceRef, shares: list[tuple[int, int]], even
     """Queue the units each (seat, count) earns on a space, alternating seats unit by unit (p.10, p.13)."""
     kind, options = _unit(state, shares[0][0], ref)
     source = describe(state, shares[0][0], ref)
-    per_seat = [[Step(seat, _grant(state), kind, options, source)] * n for seat, n in shares]
-    for (seat, n), units in zip(shares, per_seat, strict=True):
-        what = "country tile" if kind == "tile" else "boat action" if kind == "boat" else (
-            options[0] if kind == "resource" else "action")
+    what = {"tile": "country tile", "boat": "boat action"}.get(kind, options[0] if options else "action")
+    per_seat = []
+    for seat, n in shares:
+        grant = _grant(state)
+        per_seat.append([Step(seat, grant, kind, list(options), source) for _ in range(n)])
         events.append(Event(f"{name(state, seat)} earns {plural(what, n)} from {source}.", seat))
-    order = _interleave(per_seat, snake=kind == "tile")
-    state.steps.extend(Step(s.seat, s.grant, s.kind, list(s.options), s.source) for s in order)
+    state.steps.extend(_interleave(per_seat, snake=kind == "tile"))
 
 
 def _interleave(per_seat: list[list[Step]], snake: bool) -> list[Step]:
@@ -138,7 +138,7 @@ def _play_keyple(state: State, seat: int, action: PlayKeyple, events: list[Event
     put_keyple(state, seat, ref, Keyple(action.colour))
     where = describe(state, seat, ref) + (f" with {action.boat}" if action.boat else "")
     if not existing:
-        events.append(Event(f"{player.name} plays a {action.colour} keyple onto {where}.", seat))
+        events.append(Event(f"{player.name} plays {a(action.colour)} keyple onto {where}.", seat))
         _invite_or_resolve(state, seat, ref, events)
         return
     border = space_colour(state, ref)
@@ -147,7 +147,7 @@ def _play_keyple(state: State, seat: int, action: PlayKeyple, events: list[Event
         existing[0].lying = True
     units = (2 if action.lay else 1) + bonus
     laid = " and lays the existing keyple down" if action.lay else ""
-    events.append(Event(f"{player.name} plays a {action.colour} keyple onto {where}{laid}.", seat))
+    events.append(Event(f"{player.name} plays {a(action.colour)} keyple onto {where}{laid}.", seat))
     queue_yield(state, ref, [(seat, units)], events)
     flow.start_yields(state, events)
 
@@ -166,7 +166,7 @@ def _invite_or_resolve(state: State, seat: int, ref: SpaceRef, events: list[Even
     state.offer = Offer(ref.board, ref.name, working, asked)
     state.phase = "joiner"
     names = ", ".join(name(state, s) for s in asked)
-    events.append(Event(f"Joiners invited in this order: {names} (a {working} or white keyple may join)."))
+    events.append(Event(f"Joiners invited in this order: {names} ({a(working)} or white keyple may join)."))
 
 
 def _resolve_alone(state: State, seat: int, ref: SpaceRef, events: list[Event]) -> None:
@@ -190,7 +190,7 @@ def _join(state: State, seat: int, action: Join, events: list[Event]) -> None:
     put_keyple(state, seat, ref, Keyple(action.colour))
     assert state.offer is not None
     units = 2 + int(matches(state.offer.colour, space_colour(state, ref)))
-    events.append(Event(f"{name(state, seat)} joins with a {action.colour} keyple.", seat))
+    events.append(Event(f"{name(state, seat)} joins with {a(action.colour)} keyple.", seat))
     state.offer = None
     queue_yield(state, ref, [(state.active, units), (seat, units)], events)
     flow.start_yields(state, events)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -165,7 +165,7 @@ def load(path: Path | None = None) -> Components:
     return loader.load_pack(path or DATA_DIR)
 
 
-@lru_cache(maxsize=None)
+@cache
 def default() -> Components:
     """Return the bundled data pack (loaded once)."""
     return load(DATA_DIR)

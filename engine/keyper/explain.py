@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from engine.keyper.actions import (
     Action,
     ChooseDisplay,
@@ -31,6 +34,7 @@ from engine.keyper.spaces import (
     working_colour,
 )
 from engine.keyper.state import State
+from engine.keyper.vocab import a
 
 TURN = "rulebook p.4, A player's turn"
 PLAY = "rulebook p.4, 2a Play a keyple"
@@ -72,7 +76,7 @@ def why_illegal(state: State, seat: int, action: Action, waiting: str) -> tuple[
         return f"It is not your decision now: {waiting}.", rule
     if phase != state.phase:
         return f"That is not what is being decided now: {waiting}.", rule
-    specific = _SPECIFIC.get(type(action))
+    specific: Callable[[State, int, Any], tuple[str, str] | None] | None = _SPECIFIC.get(type(action))
     found = specific(state, seat, action) if specific else None
     return found or ("That is not possible at this moment.", rule)
 
@@ -121,7 +125,7 @@ def _occupancy_problem(state: State, seat: int, ref: SpaceRef, action: PlayKeypl
         working = working_colour(keyples[0], space_colour(state, ref))
         if not may_join(action.colour, working):
             extra = "" if working != "white" else " (a white keyple on an uncoloured space is joined only by white)"
-            return f"Only a {working} or white keyple may join the keyple on {ref}{extra}.", EXISTING
+            return f"Only {a(working)} or white keyple may join the keyple on {ref}{extra}.", EXISTING
         if action.lay and keyples[0].lying:
             return f"The keyple on {ref} is already lying down; it cannot work a third time.", EXISTING
         if action.boat:
@@ -159,7 +163,7 @@ def _join(state: State, seat: int, action: Join) -> tuple[str, str] | None:
     assert state.offer is not None
     if state.players[seat].keyp.get(action.colour, 0) == 0:
         return f"You have no {action.colour} keyple in your keyp.", JOIN
-    return f"Only a {state.offer.colour} or white keyple may join here.", JOIN
+    return f"Only {a(state.offer.colour)} or white keyple may join here.", JOIN
 
 
 def _take(state: State, seat: int, action: Take) -> tuple[str, str] | None:
@@ -195,7 +199,7 @@ def _hold(state: State, seat: int, action: HoldFair) -> tuple[str, str] | None:
             "it is not yours, not for this season, or you lack what it needs beside the fairs already held.", FAIRS)
 
 
-_SPECIFIC = {
+_SPECIFIC: dict[type, Callable[[State, int, Any], tuple[str, str] | None]] = {
     PlayKeyper: _keyper,
     PlayKeyple: _keyple,
     LayDown: _laydown,

@@ -7,9 +7,9 @@ from typing import Any
 
 from engine.core import Event, Rng
 from engine.keyper import housing
+from engine.keyper.fairs import holdable
 from engine.keyper.legal import laydowns, releasable, step_takes
 from engine.keyper.spaces import comps, keyp_empty, season_name
-from engine.keyper.fairs import holdable
 from engine.keyper.state import Board, Keyple, Player, State
 from engine.keyper.vocab import SEASONS, plural
 
@@ -158,7 +158,9 @@ def start_yields(state: State, events: list[Event]) -> None:
     """Let the seats decide the queued yield units, dropping units nothing can be taken for."""
     while state.steps and not step_takes(state, state.steps[0]):
         step = state.steps.pop(0)
-        events.append(Event(f"Nothing can be taken for {name(state, step.seat)}'s unit from {step.source}.", step.seat))
+        why = ("Keywood does not carry out these actions yet (the economy rules come next)" if step.kind == "other"
+               else "nothing is left to take")
+        events.append(Event(f"{name(state, step.seat)}'s unit from {step.source} is lost: {why}.", step.seat))
     if state.steps:
         state.phase = "yields"
     else:

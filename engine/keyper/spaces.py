@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from engine.keyper.components import Components, FieldKind, default
 from engine.keyper.state import Keyple, State
-from engine.keyper.vocab import FARM_PLOTS, VILLAGE_PLOTS, SEASONS
+from engine.keyper.vocab import FARM_PLOTS, SEASONS, VILLAGE_PLOTS
 
 PLOT_IDS: tuple[str, ...] = tuple(f"f{i}" for i in range(1, FARM_PLOTS + 1)) + tuple(
     f"v{i}" for i in range(1, VILLAGE_PLOTS + 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import pickle
 import types
 import typing
@@ -126,15 +127,20 @@ def clone(state: T) -> T:
     return copied
 
 
+_PLAIN = (str, int, float, bool, type(None))
+
+
 def to_data(obj: Any) -> Any:
     """Turn records, lists and dicts into JSON-ready data."""
+    if isinstance(obj, _PLAIN):
+        return obj
+    if isinstance(obj, list | tuple):
+        return [x if isinstance(x, _PLAIN) else to_data(x) for x in obj]
+    if isinstance(obj, dict):
+        return {str(k): v if isinstance(v, _PLAIN) else to_data(v) for k, v in obj.items()}
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
-    if isinstance(obj, list | tuple):
-        return [to_data(x) for x in obj]
-    if isinstance(obj, dict):
-        return {str(k): to_data(v) for k, v in obj.items()}
-    return obj
+    raise TypeError(f"cannot serialise {type(obj).__name__}")
 
 
 def from_data(cls: type[T], data: Any) -> T:
@@ -143,24 +149,31 @@ def from_data(cls: type[T], data: Any) -> T:
     return result
 
 
+@functools.lru_cache(maxsize=None)
+def _hints(tp: type) -> dict[str, Any]:
+    """The resolved field types of a record class."""
+    return typing.get_type_hints(tp)
+
+
 def _convert(tp: Any, data: Any) -> Any:
     """Convert data to the annotated type tp."""
+    if tp in _PLAIN or tp is Any:
+        return data
     origin = typing.get_origin(tp)
-    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        if not isinstance(data, dict):
-            raise ValueError(f"expected an object for {tp.__name__}")
-        hints = typing.get_type_hints(tp)
-        kwargs = {f.name: _convert(hints[f.name], data[f.name]) for f in dataclasses.fields(tp) if f.name in data}
-        return tp(**kwargs)
     if origin is list:
         (item,) = typing.get_args(tp)
-        return [_convert(item, x) for x in data]
+        return list(data) if item in _PLAIN else [_convert(item, x) for x in data]
     if origin is dict:
         _, value = typing.get_args(tp)
-        return {k: _convert(value, v) for k, v in data.items()}
+        return dict(data) if value in _PLAIN else {k: _convert(value, v) for k, v in data.items()}
     if origin in (typing.Union, types.UnionType):
         if data is None:
             return None
         options = [a for a in typing.get_args(tp) if a is not type(None)]
         return _convert(options[0], data)
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        if not isinstance(data, dict):
+            raise ValueError(f"expected an object for {tp.__name__}")
+        hints = _hints(tp)
+        return tp(**{f.name: _convert(hints[f.name], data[f.name]) for f in dataclasses.fields(tp) if f.name in data})
     return data

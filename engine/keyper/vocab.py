@@ -57,3 +57,8 @@ def plural(name: str, count: int) -> str:
                  "wood": "wood", "stone": "stone", "clay": "clay", "ruby": "rubies"}
     word = irregular.get(name, name.replace("_", " ") + "s")
     return f"{count} {word}"
+
+
+def a(word: str) -> str:
+    """Prefix a word with 'a' or 'an'."""
+    return ("an " if word[:1] in "aeiou" else "a ") + word
