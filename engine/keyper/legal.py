@@ -60,37 +60,43 @@ def _turn(state: State, seat: int) -> list[Action]:
     found: list[Action] = []
     if state.players[seat].keyper_home:
         found += [PlayKeyper(b.number) for b in state.boards if b.keyper is None]
-    for colour, n in state.players[seat].keyp.items():
-        if n > 0:
-            found += keyple_plays(state, seat, colour)
-    return found
+    colours = [c for c, n in state.players[seat].keyp.items() if n > 0]
+    return found + keyple_plays(state, seat, colours) if colours else found
 
 
-def keyple_plays(state: State, seat: int, colour: str) -> list[Action]:
-    """Every space a keyple of this colour may be played onto (rulebook pp.4-5)."""
+def keyple_plays(state: State, seat: int, colours: list[str]) -> list[Action]:
+    """Every space keyples of these colours may be played onto (rulebook pp.4-5)."""
     found: list[Action] = []
+    boats = free_boats(state)
     for board in state.boards:
         for f in comps().display(board.display).fields:
             if f.kind != "keyp":
-                found += _plays_onto(state, colour, SpaceRef(board.number, f.id), board.spaces.get(f.id, []))
+                ref = SpaceRef(board.number, f.id)
+                found += _plays_onto(state, colours, ref, board.spaces.get(f.id, []), boats)
     player = state.players[seat]
     for plot_id in player.plots:
-        found += _plays_onto(state, colour, SpaceRef(None, plot_id), player.plot_keyples.get(plot_id, []))
+        found += _plays_onto(state, colours, SpaceRef(None, plot_id), player.plot_keyples.get(plot_id, []), boats)
     return found
 
 
-def _plays_onto(state: State, colour: str, ref: SpaceRef, keyples: list[Keyple]) -> list[Action]:
-    """The plays of one colour onto one space: empty, or joining its one existing keyple."""
+def _plays_onto(
+    state: State, colours: list[str], ref: SpaceRef, keyples: list[Keyple], boats: list[str]
+) -> list[Action]:
+    """The plays onto one space: into it when empty, or joining its one existing keyple."""
     space = str(ref)
     if not keyples:
         if ref.name == "river":
-            return [PlayKeyple(colour, space, boat=b) for b in free_boats(state)]
-        return [PlayKeyple(colour, space)]
-    if len(keyples) >= 2 or not may_join(colour, working_colour(keyples[0], space_colour(state, ref))):
+            return [PlayKeyple(c, space, boat=b) for c in colours for b in boats]
+        return [PlayKeyple(c, space) for c in colours]
+    if len(keyples) >= 2:
         return []
-    plays: list[Action] = [PlayKeyple(colour, space)]
-    if not keyples[0].lying:
-        plays.append(PlayKeyple(colour, space, lay=True))
+    working = working_colour(keyples[0], space_colour(state, ref))
+    plays: list[Action] = []
+    for colour in colours:
+        if may_join(colour, working):
+            plays.append(PlayKeyple(colour, space))
+            if not keyples[0].lying:
+                plays.append(PlayKeyple(colour, space, lay=True))
     return plays
 
 

@@ -149,7 +149,7 @@ def from_data(cls: type[T], data: Any) -> T:
     return result
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _hints(tp: type) -> dict[str, Any]:
     """The resolved field types of a record class."""
     return typing.get_type_hints(tp)
