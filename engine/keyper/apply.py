@@ -117,6 +117,18 @@ def queue_yield(state: State, ref: SpaceRef, shares: list[tuple[int, int]], even
     state.steps.extend(_interleave(per_seat, snake=kind == "tile"))
 
 
+def forecast(state: State, seat: int, action: PlayKeyple) -> str | None:
+    """For a keyple going into an empty board field: what it earns alone and what each earns with a joiner."""
+    ref = _space(action.space)
+    if ref.board is None or keyples_on(state, seat, ref):
+        return None
+    border = space_colour(state, ref)
+    bonus = int(matches(working_colour(Keyple(action.colour), border), border))
+    kind, options = _unit(state, seat, ref) if ref.name != "river" else ("boat", [])
+    what = {"tile": "country tile", "boat": "boat action"}.get(kind, options[0] if options else "action")
+    return f"Alone it earns {plural(what, 1 + bonus)}; with a joiner, {plural(what, 2 + bonus)} each."
+
+
 def _interleave(per_seat: list[list[Step]], snake: bool) -> list[Step]:
     """Alternate units between seats, active first; country tiles go 1st and 4th to the active seat (p.13)."""
     order: list[Step] = []
@@ -166,7 +178,8 @@ def _invite_or_resolve(state: State, seat: int, ref: SpaceRef, events: list[Even
     state.offer = Offer(ref.board, ref.name, working, asked)
     state.phase = "joiner"
     names = ", ".join(name(state, s) for s in asked)
-    events.append(Event(f"Joiners invited in this order: {names} ({a(working)} or white keyple may join)."))
+    who = "only a white keyple" if working == "white" else f"{a(working)} or white keyple"
+    events.append(Event(f"Joiners invited in this order: {names} ({who} may join)."))
 
 
 def _resolve_alone(state: State, seat: int, ref: SpaceRef, events: list[Event]) -> None:

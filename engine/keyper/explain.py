@@ -37,7 +37,7 @@ from engine.keyper.state import State
 from engine.keyper.vocab import a
 
 TURN = "rulebook p.4, A player's turn"
-PLAY = "rulebook p.4, 2a Play a keyple"
+PLAY = "rulebook pp.4-5, 2a Play a keyple"
 JOIN = "rulebook p.5, 2b Joiners"
 EXISTING = "rulebook p.5, 2c Existing keyples"
 LAYDOWN = "rulebook p.6, 3 Lay down a keyple(s)"

@@ -17,7 +17,7 @@ from engine.core import (
 )
 from engine.keyper import flow, legal
 from engine.keyper.actions import Action, PlayKeyple, parse_syntax
-from engine.keyper.apply import apply_in_place
+from engine.keyper.apply import apply_in_place, forecast
 from engine.keyper.explain import why_illegal
 from engine.keyper.fairs import side_worth
 from engine.keyper.spaces import PLOT_IDS, season_name
@@ -90,7 +90,10 @@ class KeyperGame:
             _, events = self.apply(state, seat, action)
         except IllegalAction as exc:
             return Verdict(False, exc.reason, exc.rule)
-        return Verdict(True, f"'{action}' is legal.", "legal actions", tuple(e.text for e in events))
+        outcome = [e.text for e in events]
+        if isinstance(action, PlayKeyple) and state.phase == "turn":
+            outcome += [line for line in [forecast(state, seat, action)] if line]
+        return Verdict(True, f"'{action}' is legal.", "legal actions", tuple(outcome))
 
     def parse(self, state: State, seat: int, text: str) -> Action:
         """Read notation, completing a field without a board number when only one board fits."""
