@@ -196,6 +196,14 @@ class Game(Protocol, Generic[S, A]):
         """Whether the game has ended."""
         ...
 
+    def is_undo_barrier(self, before: S, after: S) -> bool:
+        """Whether going from before to after drew at random or revealed hidden information."""
+        ...
+
+    def pending_answers(self, state: S, seat: int) -> list[A]:
+        """Answers a seat may give ahead of its turn (a queued joiner invitation); empty otherwise."""
+        ...
+
 
 @dataclass
 class Playout:
@@ -210,6 +218,11 @@ class Playout:
 def replay(game: Game[S, A], record: Playout) -> S:
     """Re-play a recorded game from its seed; raises EngineError if an action no longer applies."""
     state = game.setup(record.players, record.seed, record.options)
+    apply_fast = getattr(game, "apply_in_place", None)
     for seat, text in record.actions:
-        state, _ = game.apply(state, seat, game.parse(state, seat, text))
+        action = game.parse(state, seat, text)
+        if apply_fast:
+            apply_fast(state, seat, action)
+        else:
+            state, _ = game.apply(state, seat, action)
     return state

@@ -156,5 +156,16 @@ class KeyperGame:
         """Whether the game has ended."""
         return state.phase == "game_over"
 
+    def is_undo_barrier(self, before: State, after: State) -> bool:
+        """A tile or boat draw, a fair turned face up, or secret displays revealed: no undo past it."""
+        pairs = zip(after.players, before.players, strict=True)
+        revealed_fair = any(len(a.hidden_fairs) != len(b.hidden_fairs) for a, b in pairs)
+        displays_shown = before.phase == "choose_display" and after.phase != "choose_display"
+        return before.rng != after.rng or revealed_fair or displays_shown
+
+    def pending_answers(self, state: State, seat: int) -> list[Action]:
+        """Join or decline answers a queued invitee may give before its turn to answer comes."""
+        return legal.offer_answers(state, seat)
+
 
 GAME = KeyperGame()

@@ -126,10 +126,20 @@ def laydowns(state: State, seat: int) -> list[LayDown]:
 
 
 def _joiner(state: State, seat: int) -> list[Action]:
-    """Join with a keyple of the working colour or white, or decline (rulebook p.5, 2b)."""
-    assert state.offer is not None
+    """The invited seat whose turn it is to answer: join or decline."""
+    return offer_answers(state, seat)
+
+
+def offer_answers(state: State, seat: int) -> list[Action]:
+    """How a seat still waiting in the joiner queue may answer: a matching or white keyple, or decline (p.5, 2b).
+
+    Transports may collect answers from every invited seat at once; apply takes them in priority order.
+    """
+    offer = state.offer
+    if state.phase != "joiner" or offer is None or seat not in offer.candidates[offer.index:]:
+        return []
     keyp = state.players[seat].keyp
-    found: list[Action] = [Join(c) for c in dict.fromkeys((state.offer.colour, "white")) if keyp.get(c, 0) > 0]
+    found: list[Action] = [Join(c) for c in dict.fromkeys((offer.colour, "white")) if keyp.get(c, 0) > 0]
     return found + [Decline()]
 
 
