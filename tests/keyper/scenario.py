@@ -187,3 +187,13 @@ def choose_displays(state: State, choices: dict[int, str] | None = None) -> tupl
         state, more = play(state, seat, "display " + choices.get(seat, legal(state, seat)[0].split()[1]))
         events += more
     return state, events
+
+
+def end_season(state: State, seat: int = 0, colour: str = "grey") -> tuple[State, list[Event]]:
+    """Bring the season's play to its end: only `seat` still holds a keyple, plays it onto the wheat field of
+    its own claimed board (so it comes back to it), skips the yield, and the final lay-down turns follow.
+    Stops at the first end-of-season decision (fairs, housing, display choice, rest) or game over."""
+    last_keyple(state, seat, colour)
+    state, events = play(state, seat, f"play {colour} {seat + 1}.wheat")
+    state, more = finish_turns(state)
+    return state, events + more
