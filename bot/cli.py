@@ -1,14 +1,19 @@
-"""The `keywood` command. Until the store and terminal game land, it runs a Keyper demonstration."""
+"""The `keywood` command: run the bot, play in the terminal, or check stored games."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tomllib
 from collections.abc import Sequence
-from typing import TextIO
+from pathlib import Path
+from typing import Any, TextIO
 
 from engine.core import Rng
 from engine.keyper import GAME
+
+DEFAULT_DB = "keywood.db"
 
 
 def demo(players: int, seed: int, out: TextIO = sys.stdout) -> int:
@@ -26,22 +31,86 @@ def demo(players: int, seed: int, out: TextIO = sys.stdout) -> int:
         print(f"> {names[seat]}: {action}", file=out)
         for event in events:
             print(f"  {event.text}", file=out)
-    board = GAME.score(state)
-    print("Final score (shipping and fairs; building tiles score once the economy rules land):", file=out)
-    for line in board.players:
+    for line in GAME.score(state).players:
         print(f"  {line.name}: {line.total}", file=out)
     return 0
+
+
+def load_config(path: str) -> dict[str, Any]:
+    """Read config.toml if it exists (see config.example.toml)."""
+    file = Path(path)
+    return tomllib.loads(file.read_text(encoding="utf-8")) if file.exists() else {}
+
+
+def database_url(config: dict[str, Any], db: str | None) -> str:
+    """The database to use: --db, then config's database_url, then keywood.db."""
+    if db:
+        return db if "://" in db else f"sqlite:///{db}"
+    return str(config.get("database_url", f"sqlite:///{DEFAULT_DB}"))
+
+
+def token(config: dict[str, Any]) -> str:
+    """The Discord token from config or the environment variable config names."""
+    return str(config.get("token") or os.environ.get(str(config.get("token_env", "KEYWOOD_TOKEN")), ""))
+
+
+def check_games(url: str, game_ids: list[int] | None, write: bool, out: TextIO = sys.stdout) -> int:
+    """Replay stored games from their logs and report each; 1 if any differs or fails."""
+    from bot.store import Store
+    from bot.table import Table
+
+    table = Table(Store(url))
+    bad = 0
+    for game_id in game_ids if game_ids is not None else table.game_ids():
+        status, detail = table.verify(game_id, write=write)
+        print(f"game {game_id}: {status} — {detail}", file=out)
+        bad += status in ("differs", "fails")
+    return 1 if bad else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `keywood` console script."""
     parser = argparse.ArgumentParser(prog="keywood", description="Keywood, a Discord referee for Key-series games.")
+    parser.add_argument("--config", default="config.toml", help="configuration file (default config.toml)")
     sub = parser.add_subparsers(dest="command")
-    run_demo = sub.add_parser("demo", help="play a seeded random Keyper game in the terminal")
+    play = sub.add_parser("play", help="a hot-seat Keyper game in the terminal")
+    play.add_argument("--players", type=int, default=3, choices=[2, 3, 4])
+    play.add_argument("--names", nargs="+", help="player names, in seat order")
+    play.add_argument("--db", help="database file or URL (default: config's database_url or keywood.db)")
+    play.add_argument("--seed", type=int)
+    play.add_argument("--script", help="a file of 'SEAT: COMMAND' lines to play instead of the keyboard")
+    run_demo = sub.add_parser("demo", help="watch a seeded random Keyper game")
     run_demo.add_argument("--players", type=int, default=3, choices=[2, 3, 4])
     run_demo.add_argument("--seed", type=int, default=1)
+    rep = sub.add_parser("replay", help="replay one stored game's log and compare it with its stored state")
+    rep.add_argument("game", type=int)
+    rep.add_argument("--db")
+    patch = sub.add_parser("patch", help="replay every stored game (after a rules fix); list those that changed")
+    patch.add_argument("--db")
+    patch.add_argument("--write", action="store_true", help="store the replayed state of games that differ")
+    sub.add_parser("run", help="run the Discord bot (needs a token)")
     args = parser.parse_args(argv)
-    return demo(getattr(args, "players", 3), getattr(args, "seed", 1))
+    config = load_config(args.config)
+    if args.command == "demo":
+        return demo(args.players, args.seed)
+    if args.command == "replay":
+        return check_games(database_url(config, args.db), [args.game], False)
+    if args.command == "patch":
+        return check_games(database_url(config, args.db), None, args.write)
+    if args.command == "run" or (args.command is None and token(config)):
+        print("The Discord bot is not part of this version yet; `keywood play` starts a local game.")
+        return 1
+    return _play(config, args)
+
+
+def _play(config: dict[str, Any], args: argparse.Namespace) -> int:
+    """Start or resume the terminal game."""
+    from bot import console
+
+    players = getattr(args, "players", 3)
+    names = getattr(args, "names", None) or list(console.NAMES[:players])
+    db = database_url(config, getattr(args, "db", None))
+    return console.main(db, names, getattr(args, "seed", None), getattr(args, "script", None))
 
 
 if __name__ == "__main__":

@@ -168,7 +168,7 @@ _NAME = r"([a-z0-9_'\-]+)"
 
 _PATTERNS: list[tuple[re.Pattern[str], type]] = [
     (re.compile(r"keyper\s+(\d+)"), PlayKeyper),
-    (re.compile(rf"play\s+{_COLOUR}\s+{_SPACE}(?:\s+(boat-\d+))?(\s+\+lay)?"), PlayKeyple),
+    (re.compile(rf"(?:play\s+)?{_COLOUR}\s+{_SPACE}(?:\s+(boat-\d+))?(\s+\+lay)?"), PlayKeyple),
     (re.compile(rf"laydown\s+{_SPACE}(\s+x2)?"), LayDown),
     (re.compile(rf"join\s+{_COLOUR}"), Join),
     (re.compile(r"decline|pass"), Decline),

@@ -1,0 +1,155 @@
+"""A hot-seat game in the terminal, on the same store and table as the Discord bot.
+
+`keywood play` resumes the terminal table's game in the database if there is one, or deals a new one.
+Whoever must act types a number from the list, an action in notation, or a table command
+(board, hand, log, score, check ACTION, rules TOPIC, undo, help, quit). `--script FILE` reads lines
+`SEAT: COMMAND` (SEAT is a player name or seat number) instead of the keyboard.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TextIO
+
+from bot.store import Store
+from bot.table import Command, Outcome, Table, Where, Who
+
+WHERE = Where("terminal", "terminal")
+NAMES = ("Ana", "Ben", "Cleo", "Dev")
+TABLE_VERBS = ("board", "hand", "log", "score", "check", "rules", "undo")
+
+
+@dataclass
+class Console:
+    """A terminal table: its store, the seated players and where it prints."""
+
+    table: Table
+    out: TextIO
+
+    def say(self, text: str) -> None:
+        """Print a block of text."""
+        print(text, file=self.out, flush=True)
+
+    def players(self) -> list[Who]:
+        """The seated players of the terminal game, as table users."""
+        with self.table.store.transaction() as tx:
+            row = tx.live_game(WHERE.guild_id, WHERE.channel_id)
+            seats = tx.seats(row.id) if row and row.id is not None else []
+            return [Who(s.user_id, s.name) for s in seats]
+
+    def ensure_game(self, names: list[str], seed: int | None) -> bool:
+        """Resume the terminal game or deal a new one; False if it could not start."""
+        if self.players():
+            self.say("Resuming the game in progress.")
+            return True
+        host = Who("local-1", names[0])
+        options = {"seed": seed} if seed is not None else {}
+        steps = [Command(WHERE, host, "new", "keyper", options=options)]
+        steps += [Command(WHERE, Who(f"local-{i + 1}", n), "join") for i, n in enumerate(names) if i]
+        steps.append(Command(WHERE, host, "start"))
+        for step in steps:
+            outcome = self.table.handle(step)
+            if not outcome.ok:
+                self.say(outcome.reply)
+                return False
+        self.say(f"New Keyper game for {', '.join(names)}.")
+        return True
+
+    def run(self, who: Who, text: str) -> Outcome:
+        """Send one line from a player to the table and print what happened."""
+        verb, _, rest = text.strip().partition(" ")
+        command = Command(WHERE, who, verb, rest) if verb in TABLE_VERBS else Command(WHERE, who, "play", text)
+        outcome = self.table.handle(command)
+        if not outcome.ok:
+            self.say(f"! {outcome.reply}")
+        elif command.verb == "play":
+            self.say("\n".join(outcome.public))
+        else:
+            self.say("\n".join([outcome.reply] + outcome.public))
+        return outcome
+
+
+def interactive(console: Console, stdin: TextIO) -> int:
+    """Play at the keyboard until the game ends or someone quits."""
+    players = console.players()
+    console.say(console.table.handle(Command(WHERE, players[0], "board")).reply)
+    while True:
+        turn = _whose_turn(console)
+        if turn is None:
+            console.say(console.table.handle(Command(WHERE, players[0], "score")).reply)
+            return 0
+        seat, legal = turn
+        who = players[seat]
+        for i, action in enumerate(legal, start=1):
+            console.say(f"  {i:>3}. {action}")
+        console.say(f"{who.name}, choose a number or type a command (help, quit):")
+        line = stdin.readline()
+        if not line or line.strip() in ("quit", "exit"):
+            console.say("Game saved; `keywood play` resumes it.")
+            return 0
+        text = line.strip()
+        if text == "help":
+            console.say(__doc__ or "")
+        elif text.isdigit() and 1 <= int(text) <= len(legal):
+            console.run(who, legal[int(text) - 1])
+        elif text:
+            console.run(who, text)
+
+
+def _whose_turn(console: Console) -> tuple[int, list[str]] | None:
+    """The first seat that must act and its legal actions; None when the game is over."""
+    from bot.table import GAMES
+
+    with console.table.store.transaction() as tx:
+        row = tx.live_game(WHERE.guild_id, WHERE.channel_id)
+        if row is None or row.id is None:
+            return None
+        engine = GAMES[row.game]
+        data = tx.snapshot(row.id)
+        assert data is not None
+        state = engine.from_json(data)
+    seats = engine.to_act(state)
+    if not seats:
+        return None
+    return seats[0], [engine.format(a) for a in engine.legal_actions(state, seats[0])]
+
+
+def script_lines(lines: Iterable[str]) -> Iterator[tuple[int, str, str]]:
+    """(line number, seat, command) for each non-blank, non-comment line of a script."""
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            seat, sep, command = line.partition(":")
+            if not sep:
+                raise ValueError(f"line {number}: expected 'SEAT: COMMAND', got '{line}'")
+            yield number, seat.strip(), command.strip()
+
+
+def scripted(console: Console, lines: Iterable[str]) -> int:
+    """Run a script of 'SEAT: COMMAND' lines; returns 1 if any line was refused."""
+    players = console.players()
+    by_name = {p.name.lower(): p for p in players} | {str(i): p for i, p in enumerate(players)}
+    failures = 0
+    for number, seat, command in script_lines(lines):
+        who = by_name.get(seat.lower())
+        if who is None:
+            console.say(f"! line {number}: no player '{seat}'")
+            failures += 1
+            continue
+        console.say(f"[{number}] {who.name}: {command}")
+        failures += 0 if console.run(who, command).ok else 1
+    return 1 if failures else 0
+
+
+def main(db: str, names: list[str], seed: int | None, script: str | None, out: TextIO = sys.stdout) -> int:
+    """Entry point of `keywood play`."""
+    store = Store(db if "://" in db else f"sqlite:///{db}")
+    console = Console(Table(store), out)
+    if not console.ensure_game(names, seed):
+        return 1
+    if script:
+        with open(script, encoding="utf-8") as handle:
+            return scripted(console, handle)
+    return interactive(console, sys.stdin)

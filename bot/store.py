@@ -1,0 +1,318 @@
+"""The game store: sqlmodel tables and the only code in Keywood that speaks SQL.
+
+SQLite by default (WAL, foreign keys on, every transaction BEGIN IMMEDIATE so commands on one file are
+serialised); any SQLAlchemy URL works, and on other databases the game row is locked FOR UPDATE instead.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, UniqueConstraint, event, text
+from sqlalchemy.pool import NullPool
+from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, select, update
+
+DEFAULT_URL = "sqlite:///keywood.db"
+LIVE = ("lobby", "active")
+
+
+def now() -> datetime:
+    """The current time in UTC."""
+    return datetime.now(UTC)
+
+
+class GameRow(SQLModel, table=True):
+    """A game at a table: where it is played, which game, its seed, options, status and state version."""
+
+    __tablename__ = "games"
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: str = Field(index=True)
+    channel_id: str = Field(index=True)
+    game: str
+    options: str = "{}"
+    seed: int
+    status: str = Field(default="lobby", index=True)
+    version: int = 0
+    host_id: str
+    created_at: datetime = Field(default_factory=now)
+    updated_at: datetime = Field(default_factory=now)
+
+
+class SeatRow(SQLModel, table=True):
+    """A player's seat (clockwise order) in a game."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat"), UniqueConstraint("game_id", "user_id"))
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    seat: int
+    user_id: str
+    name: str
+
+
+class ActionRow(SQLModel, table=True):
+    """One accepted action: the log is the truth, replayed from the seed it reproduces the state."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    seq: int
+    seat: int
+    author_id: str
+    notation: str
+    summary: str = ""
+    version: int
+    undone: bool = False
+    at: datetime = Field(default_factory=now)
+
+
+class SnapshotRow(SQLModel, table=True):
+    """The current state of a game as JSON (a cache of the log)."""
+
+    __tablename__ = "snapshots"
+    game_id: int = Field(foreign_key="games.id", primary_key=True)
+    version: int
+    state: str
+
+
+class PromptRow(SQLModel, table=True):
+    """An open question with a deadline: a joiner invitation or a turn reminder."""
+
+    __tablename__ = "prompts"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    kind: str
+    seat: int | None = None
+    user_id: str | None = None
+    deadline: datetime = Field(index=True)
+    payload: str = "{}"
+    status: str = Field(default="open", index=True)
+    answer: str | None = None
+    created_at: datetime = Field(default_factory=now)
+
+
+class GuildSettingsRow(SQLModel, table=True):
+    """A server's defaults for new games."""
+
+    __tablename__ = "guild_settings"
+    guild_id: str = Field(primary_key=True)
+    joiner_deadline_minutes: int = 720
+    reminder_hours: int = 24
+
+
+def make_engine(url: str = DEFAULT_URL) -> Engine:
+    """Create the database engine and tables; SQLite gets WAL, foreign keys and immediate transactions."""
+    if not url.startswith("sqlite"):
+        engine = create_engine(url)
+    else:
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 60}, poolclass=NullPool)
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+    SQLModel.metadata.create_all(engine)
+    return engine
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    """Let SQLAlchemy, not the driver, begin transactions; switch on WAL and foreign keys."""
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=60000")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def _sqlite_begin(conn: Any) -> None:
+    """Take the write lock at the start of every transaction, so read-then-write never deadlocks."""
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class Store:
+    """Opens transactions; each Tx offers the queries the table layer needs."""
+
+    def __init__(self, url: str = DEFAULT_URL) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Tx]:
+        """One unit of work: committed when the block ends, rolled back if it raises."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            tx = Tx(session, self.url.startswith("sqlite"))
+            try:
+                yield tx
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    def close(self) -> None:
+        """Release the engine's connections."""
+        self.engine.dispose()
+
+
+class Tx:
+    """The queries of one transaction."""
+
+    def __init__(self, session: Session, sqlite: bool) -> None:
+        self.session = session
+        self.sqlite = sqlite
+
+    # games
+    def live_game(self, guild_id: str, channel_id: str) -> GameRow | None:
+        """The lobby or running game of a channel, locked for this transaction."""
+        query = select(GameRow).where(
+            GameRow.guild_id == guild_id, GameRow.channel_id == channel_id, col(GameRow.status).in_(LIVE)
+        )
+        if not self.sqlite:
+            query = query.with_for_update()
+        return self.session.exec(query).first()
+
+    def game(self, game_id: int) -> GameRow | None:
+        """A game by id, locked for this transaction."""
+        query = select(GameRow).where(GameRow.id == game_id)
+        if not self.sqlite:
+            query = query.with_for_update()
+        return self.session.exec(query).first()
+
+    def games(self, status: str | None = None) -> list[GameRow]:
+        """Every game, or those with one status."""
+        query = select(GameRow).order_by(col(GameRow.id))
+        if status:
+            query = query.where(GameRow.status == status)
+        return list(self.session.exec(query))
+
+    def add_game(self, row: GameRow) -> GameRow:
+        """Insert a new game and return it with its id."""
+        self.session.add(row)
+        self.session.flush()
+        return row
+
+    def set_status(self, game: GameRow, status: str) -> None:
+        """Change a game's status."""
+        game.status = status
+        game.updated_at = now()
+        self.session.add(game)
+        self.session.flush()
+
+    def bump_version(self, game: GameRow) -> bool:
+        """Advance the version if nobody else did (optimistic check); False when the table changed."""
+        result = self.session.execute(
+            update(GameRow)
+            .where(col(GameRow.id) == game.id, col(GameRow.version) == game.version)
+            .values(version=game.version + 1, updated_at=now())
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            return False
+        game.version += 1
+        return True
+
+    # seats
+    def seats(self, game_id: int) -> list[SeatRow]:
+        """A game's seats in clockwise order."""
+        return list(self.session.exec(select(SeatRow).where(SeatRow.game_id == game_id).order_by(col(SeatRow.seat))))
+
+    def add_seat(self, game_id: int, user_id: str, name: str) -> SeatRow:
+        """Seat a player at the next free seat."""
+        row = SeatRow(game_id=game_id, seat=len(self.seats(game_id)), user_id=user_id, name=name)
+        self.session.add(row)
+        self.session.flush()
+        return row
+
+    def remove_seat(self, game_id: int, user_id: str) -> None:
+        """Take a player out of a lobby and close the gap in the seat numbers."""
+        self.session.execute(delete(SeatRow).where(col(SeatRow.game_id) == game_id, col(SeatRow.user_id) == user_id))
+        for i, row in enumerate(self.seats(game_id)):
+            row.seat = i
+            self.session.add(row)
+        self.session.flush()
+
+    # log and snapshot
+    def actions(self, game_id: int, *, include_undone: bool = False) -> list[ActionRow]:
+        """A game's action log in order."""
+        query = select(ActionRow).where(ActionRow.game_id == game_id).order_by(col(ActionRow.seq))
+        if not include_undone:
+            query = query.where(col(ActionRow.undone).is_(False))
+        return list(self.session.exec(query))
+
+    def recent_actions(self, game_id: int, limit: int) -> list[ActionRow]:
+        """The last few live actions, oldest first."""
+        query = (
+            select(ActionRow)
+            .where(ActionRow.game_id == game_id, col(ActionRow.undone).is_(False))
+            .order_by(col(ActionRow.seq).desc())
+            .limit(limit)
+        )
+        return list(reversed(list(self.session.exec(query))))
+
+    def append_action(self, game: GameRow, seat: int, author_id: str, notation: str, summary: str) -> None:
+        """Append an accepted action to the log, stamped with the version it applied to."""
+        assert game.id is not None
+        last = self.session.exec(select(func.max(ActionRow.seq)).where(ActionRow.game_id == game.id)).one()
+        self.session.add(ActionRow(game_id=game.id, seq=(last or 0) + 1, seat=seat, author_id=author_id,
+                                   notation=notation, summary=summary, version=game.version))
+
+    def mark_undone(self, row: ActionRow) -> None:
+        """Take an action out of the live log (kept for the record)."""
+        row.undone = True
+        self.session.add(row)
+
+    def snapshot(self, game_id: int) -> dict[str, Any] | None:
+        """The stored current state of a game."""
+        row = self.session.get(SnapshotRow, game_id)
+        return None if row is None else dict(json.loads(row.state))
+
+    def save_snapshot(self, game_id: int, version: int, state: dict[str, Any]) -> None:
+        """Store the current state of a game."""
+        row = self.session.get(SnapshotRow, game_id) or SnapshotRow(game_id=game_id, version=version, state="")
+        row.version = version
+        row.state = json.dumps(state, separators=(",", ":"), sort_keys=True)
+        self.session.add(row)
+        self.session.flush()
+
+    # prompts
+    def open_prompts(self, game_id: int, kind: str | None = None) -> list[PromptRow]:
+        """A game's open prompts, oldest first."""
+        query = select(PromptRow).where(PromptRow.game_id == game_id, PromptRow.status == "open")
+        if kind:
+            query = query.where(PromptRow.kind == kind)
+        return list(self.session.exec(query.order_by(col(PromptRow.id))))
+
+    def prompt(self, prompt_id: int) -> PromptRow | None:
+        """A prompt by id."""
+        return self.session.get(PromptRow, prompt_id)
+
+    def add_prompt(self, row: PromptRow) -> PromptRow:
+        """Open a prompt."""
+        self.session.add(row)
+        self.session.flush()
+        return row
+
+    def save_prompt(self, row: PromptRow) -> None:
+        """Store a changed prompt."""
+        self.session.add(row)
+        self.session.flush()
+
+    def due_game_ids(self, moment: datetime) -> list[int]:
+        """Games with an open prompt whose deadline has passed."""
+        query = select(PromptRow.game_id).where(PromptRow.status == "open", PromptRow.deadline <= moment).distinct()
+        return sorted(self.session.exec(query))
+
+    # settings
+    def settings(self, guild_id: str) -> GuildSettingsRow:
+        """A server's settings (the defaults when it has none)."""
+        return self.session.get(GuildSettingsRow, guild_id) or GuildSettingsRow(guild_id=guild_id)
+
+    def save_settings(self, row: GuildSettingsRow) -> None:
+        """Store a server's settings."""
+        self.session.merge(row)
+
+    def execute_raw(self, sql: str) -> Any:
+        """Run a literal SQL statement (used by maintenance commands and tests)."""
+        return self.session.execute(text(sql))

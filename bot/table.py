@@ -1,0 +1,598 @@
+"""The table: one Command in, one Outcome out, for every transport (Discord, terminal, tests).
+
+It loads the game, asks the engine, saves the result in one transaction, and says what to post, whom to
+tell privately, whom to mention and which prompts to open or close. It knows no Discord and no SQL.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot import describe
+from bot.store import GameRow, PromptRow, SeatRow, Store, Tx, now
+from engine.core import AmbiguousAction, EngineError, Game, IllegalAction, InvalidAction, Playout, replay
+from engine.keyper import GAME as KEYPER
+
+GAMES: dict[str, Game[Any, Any]] = {"keyper": KEYPER}
+LOG_LINES = 15
+TABLE_OPTIONS = ("seed", "min_players", "max_players", "joiner_deadline_minutes", "reminder_hours")
+
+
+@dataclass(frozen=True)
+class Where:
+    """A table: a server (guild) and a channel or thread."""
+
+    guild_id: str
+    channel_id: str
+
+
+@dataclass(frozen=True)
+class Who:
+    """The person giving a command; is_admin when they may manage the server."""
+
+    user_id: str
+    name: str
+    is_admin: bool = False
+
+
+@dataclass(frozen=True)
+class Command:
+    """A person's command at a table. version is the state a button was shown for (None when typed)."""
+
+    where: Where
+    who: Who
+    verb: str
+    arg: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    version: int | None = None
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class PromptNote:
+    """A prompt opened for one person: what to ask, the choices and the deadline."""
+
+    prompt_id: int
+    game_id: int
+    kind: str
+    user_id: str
+    seat: int
+    deadline: datetime
+    text: str
+    choices: tuple[str, ...]
+    version: int
+
+
+@dataclass
+class Outcome:
+    """What a command did and what the transport should say, to whom."""
+
+    ok: bool
+    reply: str = ""
+    public: list[str] = field(default_factory=list)
+    board: dict[str, Any] | None = None
+    private: dict[str, list[str]] = field(default_factory=dict)
+    mention: list[str] = field(default_factory=list)
+    opened: list[PromptNote] = field(default_factory=list)
+    closed: list[int] = field(default_factory=list)
+    game_id: int | None = None
+    version: int | None = None
+    where: Where | None = None
+
+
+class TableError(Exception):
+    """A refused command: the message is for the person who gave it; nothing is stored."""
+
+
+class TableChanged(TableError):
+    """Another command changed the game while this one was being applied."""
+
+
+@dataclass
+class Loaded:
+    """A game row with its seats, engine and current state, inside one transaction."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    engine: Game[Any, Any]
+    state: Any
+    done_prompts: list[int] = field(default_factory=list)
+
+    @property
+    def id(self) -> int:
+        """The game's id."""
+        assert self.row.id is not None
+        return self.row.id
+
+    def seat_of(self, user_id: str) -> int | None:
+        """The seat of a user, if seated."""
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def user_of(self, seat: int) -> SeatRow:
+        """The seat row of a seat number."""
+        return self.seats[seat]
+
+
+class Table:
+    """Handles commands against a store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._verbs: dict[str, Callable[[Tx, Command, datetime], Outcome]] = {
+            "new": self._new, "join": self._join, "leave": self._leave, "start": self._start,
+            "abandon": self._abandon, "play": self._play, "board": self._board, "hand": self._hand,
+            "log": self._log, "score": self._score, "rules": self._rules, "check": self._check,
+            "undo": self._undo, "settings": self._settings,
+        }
+
+    def handle(self, command: Command) -> Outcome:
+        """Carry out one command in one transaction; a refusal changes nothing and explains itself."""
+        handler = self._verbs.get(command.verb)
+        if handler is None:
+            verbs = ", ".join(sorted(self._verbs))
+            return Outcome(False, f"Unknown command '{command.verb}'. Commands: {verbs}.")
+        moment = command.at or now()
+        try:
+            with self.store.transaction() as tx:
+                outcome = handler(tx, command, moment)
+        except (TableError, EngineError) as exc:
+            return Outcome(False, _error_text(exc), where=command.where)
+        outcome.where = command.where
+        return outcome
+
+    # lobby
+    def _new(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Open a lobby for a game in this channel, with the caller as host and first player."""
+        game_name = (cmd.arg or "keyper").lower()
+        if game_name not in GAMES:
+            raise TableError(f"Keywood does not know the game '{cmd.arg}'. Games: {', '.join(GAMES)}.")
+        if tx.live_game(cmd.where.guild_id, cmd.where.channel_id):
+            raise TableError("A game is already open in this channel; finish or abandon it first.")
+        options = self._game_options(tx, game_name, cmd)
+        seed = int(options.pop("seed", secrets.randbelow(2**31)))
+        row = tx.add_game(GameRow(guild_id=cmd.where.guild_id, channel_id=cmd.where.channel_id, game=game_name,
+                                  options=json.dumps(options, sort_keys=True), seed=seed, host_id=cmd.who.user_id))
+        assert row.id is not None
+        tx.add_seat(row.id, cmd.who.user_id, cmd.who.name)
+        limits = f"{options['min_players']}-{options['max_players']} players"
+        text = f"{cmd.who.name} opened a {game_name.title()} table ({limits}). Join with `join`; the host starts."
+        return Outcome(True, "Table opened.", public=[text], game_id=row.id, version=row.version)
+
+    def _game_options(self, tx: Tx, game_name: str, cmd: Command) -> dict[str, Any]:
+        """Table options with the server's defaults filled in; raises TableError on bad values."""
+        engine = GAMES[game_name]
+        settings = tx.settings(cmd.where.guild_id)
+        options: dict[str, Any] = {
+            "min_players": engine.min_players, "max_players": engine.max_players,
+            "joiner_deadline_minutes": settings.joiner_deadline_minutes, "reminder_hours": settings.reminder_hours,
+        }
+        engine_options = {k: v for k, v in cmd.options.items() if k not in TABLE_OPTIONS}
+        try:
+            engine.setup([f"P{i}" for i in range(engine.min_players)], 0, engine_options)
+        except ValueError as exc:
+            raise TableError(str(exc)) from exc
+        options.update(cmd.options)
+        low, high = int(options["min_players"]), int(options["max_players"])
+        if not engine.min_players <= low <= high <= engine.max_players:
+            raise TableError(f"{game_name.title()} is for {engine.min_players} to {engine.max_players} players.")
+        return options
+
+    def _join(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Take a seat in the channel's lobby."""
+        row = self._require_game(tx, cmd)
+        if row.status != "lobby":
+            raise TableError("This game has already started; you can watch it.")
+        assert row.id is not None
+        seats = tx.seats(row.id)
+        if any(s.user_id == cmd.who.user_id for s in seats):
+            raise TableError("You are already seated at this table.")
+        if len(seats) >= json.loads(row.options)["max_players"]:
+            raise TableError("This table is full.")
+        tx.add_seat(row.id, cmd.who.user_id, cmd.who.name)
+        return Outcome(True, "You are seated.", public=[f"{cmd.who.name} joins the table ({len(seats) + 1} seated)."],
+                       game_id=row.id)
+
+    def _leave(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Leave a lobby; the host's role passes on, and an empty lobby closes."""
+        row = self._require_game(tx, cmd)
+        if row.status != "lobby":
+            raise TableError("The game has started: players cannot leave it, but the host can abandon it.")
+        assert row.id is not None
+        if not any(s.user_id == cmd.who.user_id for s in tx.seats(row.id)):
+            raise TableError("You are not seated at this table.")
+        tx.remove_seat(row.id, cmd.who.user_id)
+        seats = tx.seats(row.id)
+        lines = [f"{cmd.who.name} leaves the table."]
+        if not seats:
+            tx.set_status(row, "abandoned")
+            lines.append("The table is empty and closes.")
+        elif row.host_id == cmd.who.user_id:
+            row.host_id = seats[0].user_id
+            tx.set_status(row, row.status)
+            lines.append(f"{seats[0].name} is now the host.")
+        return Outcome(True, "You left the table.", public=lines, game_id=row.id)
+
+    def _start(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Deal the game for the seated players (host or admin only)."""
+        row = self._require_game(tx, cmd)
+        if row.status != "lobby":
+            raise TableError("This game is already running.")
+        self._require_host(row, cmd, "start the game")
+        assert row.id is not None
+        seats = tx.seats(row.id)
+        options = json.loads(row.options)
+        if len(seats) < options["min_players"]:
+            raise TableError(f"At least {options['min_players']} players are needed; {len(seats)} seated.")
+        engine = GAMES[row.game]
+        state = engine.setup([s.name for s in seats], row.seed, _engine_options(options))
+        tx.set_status(row, "active")
+        tx.save_snapshot(row.id, row.version + 1, engine.to_json(state))
+        if not tx.bump_version(row):
+            raise TableChanged("The table changed while starting; try again.")
+        game = Loaded(row, seats, engine, state)
+        outcome = self._after_change(tx, game, moment, [f"The {row.game.title()} game starts (seed {row.seed})."])
+        outcome.reply = "Game started."
+        return outcome
+
+    def _abandon(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """End the channel's game without a result (host or admin only)."""
+        row = self._require_game(tx, cmd)
+        self._require_host(row, cmd, "abandon the game")
+        assert row.id is not None
+        tx.set_status(row, "abandoned")
+        closed = self._close_prompts(tx, row.id)
+        return Outcome(True, "Game abandoned.", public=[f"{cmd.who.name} abandoned the game."], closed=closed,
+                       game_id=row.id)
+
+    def _settings(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Change the server's defaults for new games (admins only)."""
+        if not cmd.who.is_admin:
+            raise TableError("Only a server admin can change Keywood's settings.")
+        row = tx.settings(cmd.where.guild_id)
+        for key in ("joiner_deadline_minutes", "reminder_hours"):
+            if key in cmd.options:
+                value = int(cmd.options[key])
+                if value < 1:
+                    raise TableError(f"{key} must be at least 1.")
+                setattr(row, key, value)
+        tx.save_settings(row)
+        text = f"Joiner deadline {row.joiner_deadline_minutes} minutes; turn reminder every {row.reminder_hours} hours."
+        return Outcome(True, text)
+
+    # play
+    def _play(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Apply an action from a seated player, or record an early joiner answer."""
+        game = self._require_running(tx, cmd)
+        seat = self._require_seat(game, cmd)
+        if cmd.version is not None and cmd.version != game.row.version:
+            raise TableChanged("The table has moved on since that choice was shown; nothing was changed.")
+        action = game.engine.parse(game.state, seat, cmd.arg)
+        if seat not in game.engine.to_act(game.state) and action in game.engine.pending_answers(game.state, seat):
+            return self._record_answer(tx, game, seat, action, moment)
+        lines = self._apply(tx, game, seat, cmd.who.user_id, action)
+        lines += self._apply_queued(tx, game, moment)
+        outcome = self._after_change(tx, game, moment, lines)
+        outcome.reply = f"Done: {game.engine.format(action)}."
+        return outcome
+
+    def _apply(self, tx: Tx, game: Loaded, seat: int, author: str, action: Any) -> list[str]:
+        """Apply one action and store it: log row, snapshot, version; returns the log lines."""
+        new_state, events = game.engine.apply(game.state, seat, action)
+        summary = " ".join(e.text for e in events)
+        tx.append_action(game.row, seat, author, game.engine.format(action), summary)
+        tx.save_snapshot(game.id, game.row.version + 1, game.engine.to_json(new_state))
+        if not tx.bump_version(game.row):
+            raise TableChanged("The table changed while your command was applied; nothing was changed.")
+        game.state = new_state
+        return [e.text for e in events]
+
+    def _record_answer(self, tx: Tx, game: Loaded, seat: int, action: Any, moment: datetime) -> Outcome:
+        """Keep an answer from an invitee whose turn to answer has not come; it applies in priority order."""
+        prompt = self._open_prompt_for(tx, game.id, seat)
+        if prompt is None:
+            raise TableError("You have no open invitation to answer.")
+        if prompt.answer is not None:
+            raise TableError("You have already answered this invitation.")
+        prompt.answer = game.engine.format(action)
+        tx.save_prompt(prompt)
+        waiting = game.engine.waiting_for(game.state)
+        return Outcome(True, f"Answer kept: '{prompt.answer}'. It counts once the players before you decline "
+                             f"({waiting}).", game_id=game.id, version=game.row.version)
+
+    def _apply_queued(self, tx: Tx, game: Loaded, moment: datetime) -> list[str]:
+        """Apply kept and timed-out answers of the seats whose turn to answer has come, in priority order."""
+        lines: list[str] = []
+        while not game.engine.is_over(game.state):
+            ready = [(s, p) for s in game.engine.to_act(game.state)
+                     if (p := self._open_prompt_for(tx, game.id, s)) is not None and p.answer is not None]
+            if not ready:
+                return lines
+            seat, prompt = ready[0]
+            timed_out = bool(json.loads(prompt.payload).get("timed_out"))
+            action = game.engine.parse(game.state, seat, prompt.answer or "")
+            author = "timeout" if timed_out else (prompt.user_id or "")
+            if timed_out:
+                lines.append(f"{game.user_of(seat).name} did not answer in time.")
+            lines += self._apply(tx, game, seat, author, action)
+            prompt.status = "done"
+            tx.save_prompt(prompt)
+            game.done_prompts.append(prompt.id or 0)
+        return lines
+
+    def _open_prompt_for(self, tx: Tx, game_id: int, seat: int) -> PromptRow | None:
+        """The open joiner prompt of a seat."""
+        return next((p for p in tx.open_prompts(game_id, "joiner") if p.seat == seat), None)
+
+    def _after_change(self, tx: Tx, game: Loaded, moment: datetime, lines: list[str]) -> Outcome:
+        """Sync prompts, finish a game that ended, and describe the new state for the channel."""
+        outcome = Outcome(True, public=list(lines), game_id=game.id, board=game.engine.view(game.state, None),
+                          closed=list(game.done_prompts))
+        if game.engine.is_over(game.state):
+            tx.set_status(game.row, "finished")
+            outcome.closed += self._close_prompts(tx, game.id)
+            outcome.public.append(describe.scoreboard(game.engine.score(game.state)))
+        else:
+            self._sync_prompts(tx, game, moment, outcome)
+            outcome.public.append(describe.capitalise(game.engine.waiting_for(game.state)) + ".")
+            outcome.mention = [game.user_of(s).user_id for s in game.engine.to_act(game.state)]
+        outcome.version = game.row.version
+        return outcome
+
+    def _sync_prompts(self, tx: Tx, game: Loaded, moment: datetime, outcome: Outcome) -> None:
+        """Open invitations for every seat that may answer one, close those that no longer can; reset the reminder."""
+        options = json.loads(game.row.options)
+        pending = {s: game.engine.pending_answers(game.state, s) for s in range(len(game.seats))}
+        pending = {s: answers for s, answers in pending.items() if answers}
+        open_prompts = tx.open_prompts(game.id, "joiner")
+        for prompt in open_prompts:
+            if prompt.seat not in pending:
+                prompt.status = "closed"
+                tx.save_prompt(prompt)
+                outcome.closed.append(prompt.id or 0)
+        have = {p.seat for p in open_prompts if p.seat in pending}
+        deadline = moment + timedelta(minutes=int(options["joiner_deadline_minutes"]))
+        for seat, answers in pending.items():
+            if seat not in have:
+                outcome.opened.append(self._open_joiner(tx, game, seat, answers, deadline))
+        self._reset_reminder(tx, game, moment + timedelta(hours=int(options["reminder_hours"])))
+
+    def _open_joiner(self, tx: Tx, game: Loaded, seat: int, answers: list[Any], deadline: datetime) -> PromptNote:
+        """Open one invitation prompt."""
+        choices = tuple(game.engine.format(a) for a in answers)
+        default = game.engine.format(answers[-1])
+        seat_row = game.user_of(seat)
+        row = tx.add_prompt(PromptRow(game_id=game.id, kind="joiner", seat=seat, user_id=seat_row.user_id,
+                                      deadline=deadline, payload=json.dumps({"choices": choices, "default": default})))
+        assert row.id is not None
+        text = f"{game.row.game.title()}: you may join. {game.engine.waiting_for(game.state)}."
+        return PromptNote(row.id, game.id, "joiner", seat_row.user_id, seat, deadline, text, choices,
+                          game.row.version)
+
+    def _reset_reminder(self, tx: Tx, game: Loaded, deadline: datetime) -> None:
+        """Keep one turn reminder per game, due a reminder interval after the last change."""
+        reminders = tx.open_prompts(game.id, "reminder")
+        row = reminders[0] if reminders else PromptRow(game_id=game.id, kind="reminder", deadline=deadline)
+        row.deadline = deadline
+        tx.save_prompt(row)
+
+    def _close_prompts(self, tx: Tx, game_id: int) -> list[int]:
+        """Close every open prompt of a game."""
+        closed = []
+        for prompt in tx.open_prompts(game_id):
+            prompt.status = "closed"
+            tx.save_prompt(prompt)
+            closed.append(prompt.id or 0)
+        return closed
+
+    # reading
+    def _board(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """The public state of the channel's game."""
+        game = self._require_running(tx, cmd)
+        view = game.engine.view(game.state, None)
+        return Outcome(True, describe.table(view), board=view, game_id=game.id, version=game.row.version)
+
+    def _hand(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """The caller's private view (for their eyes only)."""
+        game = self._require_running(tx, cmd)
+        seat = self._require_seat(game, cmd)
+        return Outcome(True, describe.hand(game.engine.view(game.state, seat), seat), game_id=game.id,
+                       version=game.row.version)
+
+    def _log(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """The recent actions in words."""
+        game = self._require_running(tx, cmd, finished_ok=True)
+        rows = tx.recent_actions(game.id, LOG_LINES)
+        lines = [f"{r.seq}. {game.user_of(r.seat).name}: {r.notation} — {r.summary}" for r in rows]
+        return Outcome(True, "\n".join(lines) or "Nothing has happened yet.", game_id=game.id)
+
+    def _score(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """The final or projected score."""
+        game = self._require_running(tx, cmd, finished_ok=True)
+        return Outcome(True, describe.scoreboard(game.engine.score(game.state)), game_id=game.id)
+
+    def _rules(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Look a rule up by topic."""
+        from bot import rules
+
+        row = tx.live_game(cmd.where.guild_id, cmd.where.channel_id)
+        found = rules.lookup(row.game if row else "keyper", cmd.arg)
+        if not found:
+            raise TableError(f"No rule section matches '{cmd.arg}'. Try a word like joiner, boat or fairs.")
+        return Outcome(True, rules.format_section(found[0]))
+
+    def _check(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Say whether an action would be legal now and what it would do, without doing it."""
+        game = self._require_running(tx, cmd)
+        seat = self._require_seat(game, cmd)
+        try:
+            action = game.engine.parse(game.state, seat, cmd.arg)
+        except IllegalAction as exc:
+            return Outcome(True, f"No: {exc.reason} ({exc.rule})", game_id=game.id)
+        verdict = game.engine.check(game.state, seat, action)
+        if not verdict.legal:
+            return Outcome(True, f"No: {verdict.reason} ({verdict.rule})", game_id=game.id)
+        return Outcome(True, "Yes. " + " ".join(verdict.outcome), game_id=game.id)
+
+    def _undo(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Take back the caller's own last action, if nothing was drawn or revealed and play has not moved on."""
+        game = self._require_running(tx, cmd)
+        seat = self._require_seat(game, cmd)
+        rows = tx.actions(game.id)
+        if not rows or rows[-1].seat != seat or rows[-1].author_id == "timeout":
+            raise TableError("You can only take back your own last action, and only before anyone else acts.")
+        if seat not in game.engine.to_act(game.state):
+            raise TableError("Play has passed to another player; that action stands.")
+        before = replay(game.engine, self._playout(game, rows[:-1]))
+        if game.engine.is_undo_barrier(before, game.state):
+            raise TableError("That action drew a tile or boat, or revealed something hidden; it cannot be undone.")
+        tx.mark_undone(rows[-1])
+        tx.save_snapshot(game.id, game.row.version + 1, game.engine.to_json(before))
+        if not tx.bump_version(game.row):
+            raise TableChanged("The table changed while undoing; nothing was changed.")
+        game.state = before
+        outcome = self._after_change(tx, game, moment, [f"{cmd.who.name} takes back '{rows[-1].notation}'."])
+        outcome.reply = "Undone."
+        return outcome
+
+    def _playout(self, game: Loaded, rows: list[Any]) -> Playout:
+        """The game's record up to some actions, for replay."""
+        options = _engine_options(json.loads(game.row.options))
+        return Playout([s.name for s in game.seats], game.row.seed, options, [(r.seat, r.notation) for r in rows])
+
+    # maintenance
+    def verify(self, game_id: int, *, write: bool = False) -> tuple[str, str]:
+        """Replay a game's log from its seed: (same, differs, fails or no state; detail); write stores the replay."""
+        with self.store.transaction() as tx:
+            row = tx.game(game_id)
+            if row is None or row.status == "lobby":
+                return "no state", "no such running or finished game"
+            game = self._load(tx, row)
+            try:
+                replayed = replay(game.engine, self._playout(game, tx.actions(game.id)))
+            except EngineError as exc:
+                return "fails", _error_text(exc)
+            if game.engine.to_json(replayed) == game.engine.to_json(game.state):
+                return "same", f"{len(tx.actions(game.id))} actions replay to the stored state"
+            if write:
+                tx.save_snapshot(game.id, row.version + 1, game.engine.to_json(replayed))
+                tx.bump_version(row)
+            return "differs", "the replayed state differs from the stored one" + (" (replay stored)" if write else "")
+
+    def game_ids(self) -> list[int]:
+        """Every game that has a state (running or finished)."""
+        with self.store.transaction() as tx:
+            return [g.id for g in tx.games() if g.id is not None and g.status != "lobby"]
+
+    # deadlines
+    def due(self, moment: datetime | None = None) -> list[Outcome]:
+        """Act on every prompt whose deadline has passed: expired invitations decline, reminders remind."""
+        moment = moment or now()
+        with self.store.transaction() as tx:
+            game_ids = tx.due_game_ids(moment)
+        outcomes = []
+        for game_id in game_ids:
+            try:
+                with self.store.transaction() as tx:
+                    outcomes += self._due_game(tx, game_id, moment)
+            except EngineError as exc:  # pragma: no cover - a stored answer the engine now refuses
+                outcomes.append(Outcome(False, _error_text(exc), game_id=game_id))
+        return outcomes
+
+    def _due_game(self, tx: Tx, game_id: int, moment: datetime) -> list[Outcome]:
+        """Process one game's overdue prompts."""
+        row = tx.game(game_id)
+        assert row is not None
+        if row.status != "active":
+            self._close_prompts(tx, game_id)
+            return []
+        game = self._load(tx, row)
+        where = Where(row.guild_id, row.channel_id)
+        outcomes = []
+        expired = [p for p in tx.open_prompts(game_id, "joiner") if p.deadline <= moment and p.answer is None]
+        for prompt in expired:
+            payload = json.loads(prompt.payload)
+            prompt.answer, payload["timed_out"] = payload["default"], True
+            prompt.payload = json.dumps(payload)
+            tx.save_prompt(prompt)
+        if expired:
+            lines = self._apply_queued(tx, game, moment)
+            if lines:
+                outcomes.append(self._after_change(tx, game, moment, lines))
+        for reminder in tx.open_prompts(game_id, "reminder"):
+            if reminder.deadline <= moment:
+                options = json.loads(row.options)
+                reminder.deadline = moment + timedelta(hours=int(options["reminder_hours"]))
+                tx.save_prompt(reminder)
+                to_act = game.engine.to_act(game.state)
+                text = f"Reminder: {game.engine.waiting_for(game.state)}."
+                outcomes.append(Outcome(True, public=[text], mention=[game.user_of(s).user_id for s in to_act],
+                                        game_id=game_id, version=row.version))
+        for outcome in outcomes:
+            outcome.where = where
+        return outcomes
+
+    # loading and permissions
+    def _require_game(self, tx: Tx, cmd: Command) -> GameRow:
+        """The channel's open game; raises TableError when there is none."""
+        row = tx.live_game(cmd.where.guild_id, cmd.where.channel_id)
+        if row is None:
+            raise TableError("There is no game in this channel. Start one with `new`.")
+        return row
+
+    def _require_running(self, tx: Tx, cmd: Command, finished_ok: bool = False) -> Loaded:
+        """The channel's running game with its state; raises TableError otherwise."""
+        row = self._require_game(tx, cmd) if not finished_ok else self._latest_game(tx, cmd)
+        if row.status == "lobby":
+            raise TableError("The game has not started yet; the host starts it with `start`.")
+        return self._load(tx, row)
+
+    def _latest_game(self, tx: Tx, cmd: Command) -> GameRow:
+        """The channel's live game, or else its most recent one."""
+        row = tx.live_game(cmd.where.guild_id, cmd.where.channel_id)
+        if row:
+            return row
+        played = [g for g in tx.games() if g.guild_id == cmd.where.guild_id and g.channel_id == cmd.where.channel_id
+                  and g.status == "finished"]
+        if not played:
+            raise TableError("There is no game in this channel. Start one with `new`.")
+        return played[-1]
+
+    def _load(self, tx: Tx, row: GameRow) -> Loaded:
+        """Read a game's seats and state."""
+        assert row.id is not None
+        engine = GAMES[row.game]
+        data = tx.snapshot(row.id)
+        if data is None:
+            raise TableError("This game has no stored state; an admin can run `keywood replay`.")
+        return Loaded(row, tx.seats(row.id), engine, engine.from_json(data))
+
+    def _require_seat(self, game: Loaded, cmd: Command) -> int:
+        """The caller's seat; raises TableError when they are not playing."""
+        seat = game.seat_of(cmd.who.user_id)
+        if seat is None:
+            raise TableError("You are not a player in this game.")
+        return seat
+
+    def _require_host(self, row: GameRow, cmd: Command, what: str) -> None:
+        """Raise TableError unless the caller is the host or a server admin."""
+        if cmd.who.user_id != row.host_id and not cmd.who.is_admin:
+            raise TableError(f"Only the host or a server admin can {what}.")
+
+
+def _engine_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options meant for the engine, without the table's own."""
+    return {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
+
+
+def _error_text(exc: Exception) -> str:
+    """A friendly sentence for a refused command."""
+    if isinstance(exc, IllegalAction):
+        return f"Not allowed: {exc}"
+    if isinstance(exc, InvalidAction | AmbiguousAction):
+        return str(exc)
+    return str(exc)
