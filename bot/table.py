@@ -283,7 +283,7 @@ class Table:
     def _apply(self, tx: Tx, game: Loaded, seat: int, author: str, action: Any) -> list[str]:
         """Apply one action and store it: log row, snapshot, version; returns the log lines."""
         new_state, events = game.engine.apply(game.state, seat, action)
-        summary = " ".join(e.text for e in events)
+        summary = " ".join([game.engine.public_notation(action) + ":"] + [e.text for e in events])
         tx.append_action(game.row, seat, author, game.engine.format(action), summary)
         tx.save_snapshot(game.id, game.row.version + 1, game.engine.to_json(new_state))
         if not tx.bump_version(game.row):
@@ -407,7 +407,7 @@ class Table:
         """The recent actions in words."""
         game = self._require_running(tx, cmd, finished_ok=True)
         rows = tx.recent_actions(game.id, LOG_LINES)
-        lines = [f"{r.seq}. {game.user_of(r.seat).name}: {r.notation} — {r.summary}" for r in rows]
+        lines = [f"{r.seq}. {game.user_of(r.seat).name}: {r.summary}" for r in rows]
         return Outcome(True, "\n".join(lines) or "Nothing has happened yet.", game_id=game.id)
 
     def _score(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:

@@ -184,6 +184,10 @@ class Game(Protocol, Generic[S, A]):
         """Return the canonical notation of an action."""
         ...
 
+    def public_notation(self, action: A) -> str:
+        """The notation as everyone may see it (secret choices are not named)."""
+        ...
+
     def to_json(self, state: S) -> JSON:
         """Return the state as JSON-ready data."""
         ...

@@ -184,6 +184,11 @@ _PATTERNS: list[tuple[re.Pattern[str], type]] = [
 ]
 
 
+def public_notation(action: Action) -> str:
+    """The notation as other players may see it: a secret display choice is not named."""
+    return "display (secret until all have chosen)" if isinstance(action, ChooseDisplay) else str(action)
+
+
 def normalise(text: str) -> str:
     """Lower-case the text and squeeze its whitespace."""
     return " ".join(text.strip().lower().split())

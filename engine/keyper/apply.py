@@ -23,6 +23,7 @@ from engine.keyper.actions import (
     Skip,
     Take,
     TakeTile,
+    public_notation,
 )
 from engine.keyper.fairs import holdable
 from engine.keyper.flow import name
@@ -46,7 +47,7 @@ from engine.keyper.vocab import a, plural
 def apply_in_place(state: State, seat: int, action: Action) -> list[Event]:
     """Carry out an action already known to be legal; returns what happened."""
     events: list[Event] = []
-    state.last_action = f"{name(state, seat)}: {action}"
+    state.last_action = f"{name(state, seat)}: {public_notation(action)}"
     _HANDLERS[type(action)](state, seat, action, events)
     return events
 

@@ -16,7 +16,7 @@ from engine.core import (
     Verdict,
 )
 from engine.keyper import flow, legal
-from engine.keyper.actions import Action, PlayKeyple, parse_syntax
+from engine.keyper.actions import Action, PlayKeyple, parse_syntax, public_notation
 from engine.keyper.apply import apply_in_place, forecast
 from engine.keyper.explain import why_illegal
 from engine.keyper.fairs import side_worth
@@ -111,6 +111,10 @@ class KeyperGame:
     def format(self, action: Action) -> str:
         """The canonical notation of an action."""
         return str(action)
+
+    def public_notation(self, action: Action) -> str:
+        """The notation as everyone may see it (a secret display choice is not named)."""
+        return public_notation(action)
 
     def view(self, state: State, seat: int | None) -> JSON:
         """What a seat may see; None gives the public view. Hidden: others' fairs, the bag, pending choices."""

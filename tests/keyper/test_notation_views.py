@@ -129,7 +129,7 @@ def test_views_do_not_change_when_only_hidden_information_differs(change: Any) -
         assert GAME.view(one, viewer) == GAME.view(two, viewer)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: view() shows last_action 'P0: display summer-N' to everyone")
+
 def test_views_do_not_change_when_only_a_pending_display_choice_differs() -> None:
     """rulebook p.9, Start of next season note 3 (ruling K-14): before all have chosen, two games that differ
     only in the display player 0 picked look the same to the other players and the public."""
