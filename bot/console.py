@@ -82,9 +82,8 @@ def interactive(console: Console, stdin: TextIO) -> int:
             return 0
         seat, legal = turn
         who = players[seat]
-        for i, action in enumerate(legal, start=1):
-            console.say(f"  {i:>3}. {action}")
-        console.say(f"{who.name}, choose a number or type a command (help, quit):")
+        console.say(choices_text(legal))
+        console.say(f"{who.name}, choose a number or type a command (list, help, quit):")
         line = stdin.readline()
         if not line or line.strip() in ("quit", "exit"):
             console.say("Game saved; `keywood play` resumes it.")
@@ -92,10 +91,22 @@ def interactive(console: Console, stdin: TextIO) -> int:
         text = line.strip()
         if text == "help":
             console.say(__doc__ or "")
+        elif text == "list":
+            console.say(choices_text(legal, limit=len(legal)))
         elif text.isdigit() and 1 <= int(text) <= len(legal):
             console.run(who, legal[int(text) - 1])
         elif text:
             console.run(who, text)
+
+
+def choices_text(legal: list[str], limit: int = 40) -> str:
+    """Numbered choices, or a short summary with an example when there are too many to list."""
+    if len(legal) <= limit:
+        return "\n".join(f"  {i:>3}. {action}" for i, action in enumerate(legal, start=1))
+    kinds = sorted({action.split()[0] for action in legal})
+    example = next((a for a in legal if a.startswith("play")), legal[0])
+    return (f"  {len(legal)} choices ({', '.join(kinds)}). Type one in notation, e.g. '{example}', "
+            "or 'list' to number them all.")
 
 
 def _whose_turn(console: Console) -> tuple[int, list[str]] | None:
