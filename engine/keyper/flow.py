@@ -226,7 +226,8 @@ def release(state: State, seat: int, animal: str, count: int, events: list[Event
     """Return animals that cannot be housed to the supply."""
     state.players[seat].goods[animal] -= count
     state.supply[animal] = state.supply.get(animal, 0) + count
-    events.append(Event(f"{plural(animal, count)} of {name(state, seat)}'s wander off: no room on the farm.", seat))
+    verb = "wanders" if count == 1 else "wander"
+    events.append(Event(f"{name(state, seat)}'s {plural(animal, count)} {verb} off: no room on the farm.", seat))
 
 
 def after_housing(state: State, events: list[Event]) -> None:
