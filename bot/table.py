@@ -236,6 +236,7 @@ class Table:
             raise TableChanged("The table changed while starting; try again.")
         game = Loaded(row, seats, engine, state)
         outcome = self._after_change(tx, game, moment, [f"The {row.game.title()} game starts (seed {row.seed})."])
+        outcome.private = self._hands(game, list(range(len(seats))))
         outcome.reply = "Game started."
         return outcome
 
@@ -339,9 +340,16 @@ class Table:
         else:
             self._sync_prompts(tx, game, moment, outcome)
             outcome.public.append(describe.capitalise(game.engine.waiting_for(game.state)) + ".")
-            outcome.mention = [game.user_of(s).user_id for s in game.engine.to_act(game.state)]
+            to_act = game.engine.to_act(game.state)
+            outcome.mention = [game.user_of(s).user_id for s in to_act]
+            if len(to_act) > 1:  # simultaneous choices: each gets their own view privately
+                outcome.private = self._hands(game, to_act)
         outcome.version = game.row.version
         return outcome
+
+    def _hands(self, game: Loaded, seats: list[int]) -> dict[str, list[str]]:
+        """Each seat's private view, keyed by user id."""
+        return {game.user_of(s).user_id: [describe.hand(game.engine.view(game.state, s), s)] for s in seats}
 
     def _sync_prompts(self, tx: Tx, game: Loaded, moment: datetime, outcome: Outcome) -> None:
         """Open invitations for every seat that may answer one, close those that no longer can; reset the reminder."""
