@@ -304,7 +304,7 @@ def test_at_most_four_animals_per_matching_farm_tile() -> None:
     state, events = end_season(state, 1)
     assert have(state, 0, "pig") == 4
     assert state.supply["pig"] == before + 2
-    assert any("2 pigs of P0" in t for t in texts(events))
+    assert any("P0's 2 pigs wander off" in t for t in texts(events))
 
 
 def test_animals_without_a_farm_tile_are_all_lost() -> None:
