@@ -201,3 +201,25 @@ def test_a_plot_keyple_from_another_board_is_refused_for_others() -> None:
     build(state, 0, "v3", "brickmaker")
     error = refused(state, 1, "play green v3")
     assert "v3" in error.reason
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: explain._keyple stops at 'plot has a tile' and never checks "
+                   "the keyples on a plot, so the reason is the generic 'That is not possible at this moment.'")
+@pytest.mark.parametrize(
+    ("on_plot", "text", "words"),
+    [
+        (("white", "white"), "play white v3", "two keyples"),
+        (("white",), "play green v3", "white"),
+        (("green/lying",), "play green v3 +lay", "already lying"),
+    ],
+)
+def test_a_refused_play_onto_a_plot_says_why(on_plot: tuple[str, ...], text: str, words: str) -> None:
+    """rulebook p.4, 2a Play a keyple (iv) and p.5-6, 2c: the limits on fields hold for plots too (two keyples
+    at most; a white keyple on a plot is joined only by white; a lying keyple works no more), and the refusal
+    should name the limit that applies, as it does for fields."""
+    state = table(3, active=0)
+    build(state, 0, "v3", "brickmaker", *on_plot)
+    give(state, 0, green=1, white=1)
+    error = refused(state, 0, text)
+    assert words in error.reason
+    assert RULE.match(error.rule)

@@ -175,6 +175,23 @@ def test_a_joiners_units_alternate_starting_with_the_active_player() -> None:
     assert [seat for seat, _ in pending(state)] == [1, 2, 1, 2, 1, 2]
 
 
+def test_country_tiles_with_a_joiner_go_first_and_fourth_to_the_active_player() -> None:
+    """rulebook p.13, note 2 Country tiles (ruling K-8): with a joiner on the uncoloured country tile field
+    both take 2 tiles; the active player chooses 1st and 4th, the joiner 2nd and 3rd."""
+    state = table(3, active=0)
+    give(state, 0, white=1)
+    give(state, 1, white=1)
+    give(state, 2, grey=1)
+    state, _ = run(state, [(0, "play white 1.country_tile"), (1, "join white")])
+    assert [seat for seat, _ in pending(state)] == [0, 1, 1, 0]
+    shown = list(state.display)
+    state, _ = run(state, [(0, f"tile {shown[0]}"), (1, f"tile {shown[1]}"), (1, f"tile {shown[2]}"),
+                           (0, f"tile {shown[3]}")])
+    assert state.players[0].tiles[-2:] == [shown[0], shown[3]]
+    assert state.players[1].tiles[-2:] == [shown[1], shown[2]]
+    assert len(state.display) == 8  # refilled at the end of the turn
+
+
 def test_a_short_supply_goes_to_the_active_player_first() -> None:
     """rulebook p.10, Notes on resources: with 3 pigs left and 3 earned each, alternating from the active
     player gives the active player 2 and the joiner 1; nothing is owed for the rest."""

@@ -412,7 +412,6 @@ def test_each_player_chooses_a_display_secretly_then_all_are_revealed() -> None:
     assert all(p.chosen_display is None for p in state.players)
 
 
-
 def test_a_pending_display_choice_leaves_no_trace_in_other_views() -> None:
     """rulebook p.9, Start of next season note 3 (ruling K-14): until all have chosen, nothing in another
     seat's view or the public view names the display a player picked."""
