@@ -181,6 +181,13 @@ class Tx:
             query = query.with_for_update()
         return self.session.exec(query).first()
 
+    def latest_game(self, guild_id: str, channel_id: str, status: str) -> GameRow | None:
+        """The most recent game of a channel with this status."""
+        query = select(GameRow).where(
+            GameRow.guild_id == guild_id, GameRow.channel_id == channel_id, GameRow.status == status
+        ).order_by(col(GameRow.id).desc())
+        return self.session.exec(query).first()
+
     def games(self, status: str | None = None) -> list[GameRow]:
         """Every game, or those with one status."""
         query = select(GameRow).order_by(col(GameRow.id))
@@ -231,6 +238,12 @@ class Tx:
         for i, row in enumerate(self.seats(game_id)):
             row.seat = i
             self.session.add(row)
+        self.session.flush()
+
+    def reassign_seat(self, seat: SeatRow, user_id: str, name: str) -> None:
+        """Give a seat to another person."""
+        seat.user_id, seat.name = user_id, name
+        self.session.add(seat)
         self.session.flush()
 
     # log and snapshot

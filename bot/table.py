@@ -20,7 +20,8 @@ from engine.keyper import GAME as KEYPER
 
 GAMES: dict[str, Game[Any, Any]] = {"keyper": KEYPER}
 LOG_LINES = 15
-TABLE_OPTIONS = ("seed", "min_players", "max_players", "joiner_deadline_minutes", "reminder_hours")
+MAX_CHOICES = 20
+TABLE_OPTIONS = ("seed", "min_players", "max_players", "joiner_deadline_minutes", "reminder_hours", "names")
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,9 @@ class Command:
     options: dict[str, Any] = field(default_factory=dict)
     version: int | None = None
     at: datetime | None = None
+    game_id: int | None = None
+    prompt_id: int | None = None
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,7 @@ class Outcome:
     mention: list[str] = field(default_factory=list)
     opened: list[PromptNote] = field(default_factory=list)
     closed: list[int] = field(default_factory=list)
+    choices: dict[str, list[str]] = field(default_factory=dict)
     game_id: int | None = None
     version: int | None = None
     where: Where | None = None
@@ -127,7 +132,7 @@ class Table:
             "new": self._new, "join": self._join, "leave": self._leave, "start": self._start,
             "abandon": self._abandon, "play": self._play, "board": self._board, "hand": self._hand,
             "log": self._log, "score": self._score, "rules": self._rules, "check": self._check,
-            "undo": self._undo, "settings": self._settings,
+            "undo": self._undo, "settings": self._settings, "answer": self._answer, "kick": self._kick,
         }
 
     def handle(self, command: Command) -> Outcome:
@@ -230,6 +235,7 @@ class Table:
             raise TableError(f"At least {options['min_players']} players are needed; {len(seats)} seated.")
         engine = GAMES[row.game]
         state = engine.setup([s.name for s in seats], row.seed, _engine_options(options))
+        row.options = json.dumps(options | {"names": [s.name for s in seats]}, sort_keys=True)
         tx.set_status(row, "active")
         tx.save_snapshot(row.id, row.version + 1, engine.to_json(state))
         if not tx.bump_version(row):
@@ -270,8 +276,26 @@ class Table:
         """Apply an action from a seated player, or record an early joiner answer."""
         game = self._require_running(tx, cmd)
         seat = self._require_seat(game, cmd)
+        if cmd.seat is not None and cmd.seat != seat:
+            raise TableError("That choice was offered to another player.")
         if cmd.version is not None and cmd.version != game.row.version:
             raise TableChanged("The table has moved on since that choice was shown; nothing was changed.")
+        return self._play_as(tx, game, seat, cmd, moment)
+
+    def _answer(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Answer an invitation prompt (a DM button): valid while the prompt is open and addressed to the caller."""
+        prompt = tx.prompt(cmd.prompt_id) if cmd.prompt_id is not None else None
+        if prompt is None or prompt.status != "open":
+            raise TableChanged("This invitation has closed; nothing was changed.")
+        if prompt.user_id != cmd.who.user_id or prompt.seat is None:
+            raise TableError("This invitation is for another player.")
+        row = tx.game(prompt.game_id)
+        if row is None or row.status != "active":
+            raise TableChanged("This game is no longer running.")
+        return self._play_as(tx, self._load(tx, row), prompt.seat, cmd, moment)
+
+    def _play_as(self, tx: Tx, game: Loaded, seat: int, cmd: Command, moment: datetime) -> Outcome:
+        """Apply the command's action for a seat, or keep it as an early answer to an invitation."""
         action = game.engine.parse(game.state, seat, cmd.arg)
         if seat not in game.engine.to_act(game.state) and action in game.engine.pending_answers(game.state, seat):
             return self._record_answer(tx, game, seat, action, moment)
@@ -342,10 +366,20 @@ class Table:
             outcome.public.append(describe.capitalise(game.engine.waiting_for(game.state)) + ".")
             to_act = game.engine.to_act(game.state)
             outcome.mention = [game.user_of(s).user_id for s in to_act]
+            outcome.choices = self._choices(game, to_act)
             if len(to_act) > 1:  # simultaneous choices: each gets their own view privately
                 outcome.private = self._hands(game, to_act)
         outcome.version = game.row.version
         return outcome
+
+    def _choices(self, game: Loaded, seats: list[int]) -> dict[str, list[str]]:
+        """The legal actions of each seat to act, when few enough for buttons."""
+        found = {}
+        for seat in seats:
+            legal = [game.engine.format(a) for a in game.engine.legal_actions(game.state, seat)]
+            if 0 < len(legal) <= MAX_CHOICES:
+                found[game.user_of(seat).user_id] = legal
+        return found
 
     def _hands(self, game: Loaded, seats: list[int]) -> dict[str, list[str]]:
         """Each seat's private view, keyed by user id."""
@@ -396,6 +430,42 @@ class Table:
             tx.save_prompt(prompt)
             closed.append(prompt.id or 0)
         return closed
+
+    def _kick(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Host or admin: remove a player from a lobby, or hand a running game's seat to a replacement."""
+        row = self._require_game(tx, cmd)
+        self._require_host(row, cmd, "kick a player")
+        assert row.id is not None
+        target = str(cmd.options.get("user_id", ""))
+        seat = next((s for s in tx.seats(row.id) if s.user_id == target), None)
+        if seat is None:
+            raise TableError("That person is not seated at this table.")
+        if row.status == "lobby":
+            tx.remove_seat(row.id, target)
+            return Outcome(True, "Removed.", public=[f"{seat.name} was removed from the table."], game_id=row.id)
+        replacement = str(cmd.options.get("replacement_id", ""))
+        if not replacement:
+            raise TableError("The game is running: name a replacement to take over the seat.")
+        if any(s.user_id == replacement for s in tx.seats(row.id)):
+            raise TableError("The replacement is already playing in this game.")
+        name = str(cmd.options.get("replacement_name", replacement))
+        tx.reassign_seat(seat, replacement, name)
+        return Outcome(True, "Seat handed over.", public=[f"{name} takes over {seat.name}'s seat."], game_id=row.id)
+
+    def suggest(self, where: Where, user_id: str, typed: str, limit: int = 25) -> list[str]:
+        """Legal actions (and early answers) of the user in this channel's game containing the typed text."""
+        with self.store.transaction() as tx:
+            row = tx.live_game(where.guild_id, where.channel_id)
+            if row is None or row.status != "active":
+                return []
+            game = self._load(tx, row)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            return []
+        options = game.engine.legal_actions(game.state, seat) or game.engine.pending_answers(game.state, seat)
+        words = typed.lower().split()
+        texts = [game.engine.format(a) for a in options]
+        return [t for t in texts if all(w in t for w in words)][:limit]
 
     # reading
     def _board(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
@@ -469,8 +539,9 @@ class Table:
 
     def _playout(self, game: Loaded, rows: list[Any]) -> Playout:
         """The game's record up to some actions, for replay."""
-        options = _engine_options(json.loads(game.row.options))
-        return Playout([s.name for s in game.seats], game.row.seed, options, [(r.seat, r.notation) for r in rows])
+        options = json.loads(game.row.options)
+        names = options.get("names") or [s.name for s in game.seats]
+        return Playout(names, game.row.seed, _engine_options(options), [(r.seat, r.notation) for r in rows])
 
     # maintenance
     def verify(self, game_id: int, *, write: bool = False) -> tuple[str, str]:
@@ -546,7 +617,12 @@ class Table:
 
     # loading and permissions
     def _require_game(self, tx: Tx, cmd: Command) -> GameRow:
-        """The channel's open game; raises TableError when there is none."""
+        """The command's game (by id, else the channel's open game); raises TableError when there is none."""
+        if cmd.game_id is not None:
+            by_id = tx.game(cmd.game_id)
+            if by_id is None or by_id.status not in ("lobby", "active"):
+                raise TableChanged("That game is no longer running.")
+            return by_id
         row = tx.live_game(cmd.where.guild_id, cmd.where.channel_id)
         if row is None:
             raise TableError("There is no game in this channel. Start one with `new`.")
@@ -561,14 +637,11 @@ class Table:
 
     def _latest_game(self, tx: Tx, cmd: Command) -> GameRow:
         """The channel's live game, or else its most recent one."""
-        row = tx.live_game(cmd.where.guild_id, cmd.where.channel_id)
-        if row:
-            return row
-        played = [g for g in tx.games() if g.guild_id == cmd.where.guild_id and g.channel_id == cmd.where.channel_id
-                  and g.status == "finished"]
-        if not played:
+        row = tx.live_game(cmd.where.guild_id, cmd.where.channel_id) or tx.latest_game(
+            cmd.where.guild_id, cmd.where.channel_id, "finished")
+        if row is None:
             raise TableError("There is no game in this channel. Start one with `new`.")
-        return played[-1]
+        return row
 
     def _load(self, tx: Tx, row: GameRow) -> Loaded:
         """Read a game's seats and state."""
