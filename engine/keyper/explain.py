@@ -100,7 +100,7 @@ def _keyple(state: State, seat: int, action: PlayKeyple) -> tuple[str, str] | No
     if ref is None:
         return f"'{action.space}' names no space: use board.field like 2.pig, or a plot like v3.", PLAY
     if ref.board is None:
-        return _plot_problem(state, seat, ref)
+        return _plot_problem(state, seat, ref) or _occupancy_problem(state, seat, ref, action)
     kind = field_kind(state, ref.board, ref.name)
     if kind is None:
         return f"Board {ref.board} shows no '{ref.name}' field this season.", PLAY

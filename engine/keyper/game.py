@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from engine.core import (
@@ -16,7 +17,7 @@ from engine.core import (
     Verdict,
 )
 from engine.keyper import flow, legal
-from engine.keyper.actions import Action, PlayKeyple, parse_syntax, public_notation
+from engine.keyper.actions import Action, LayDown, PlayKeyple, parse_syntax, public_notation
 from engine.keyper.apply import apply_in_place, forecast
 from engine.keyper.explain import why_illegal
 from engine.keyper.fairs import side_worth
@@ -98,14 +99,14 @@ class KeyperGame:
     def parse(self, state: State, seat: int, text: str) -> Action:
         """Read notation, completing a field without a board number when only one board fits."""
         action = parse_syntax(text)
-        if isinstance(action, PlayKeyple) and "." not in action.space and action.space not in PLOT_IDS:
-            matches = [a for a in self.legal_actions(state, seat) if isinstance(a, PlayKeyple)
-                       and a.colour == action.colour and a.space.split(".")[-1] == action.space
-                       and a.lay == action.lay and (action.boat is None or a.boat == action.boat)]
-            if len(matches) == 1:
-                return matches[0]
-            if len(matches) > 1:
-                raise AmbiguousAction(text, [str(a) for a in matches])
+        if not isinstance(action, PlayKeyple | LayDown) or "." in action.space or action.space in PLOT_IDS:
+            return action
+        fits = [a for a in self.legal_actions(state, seat) if type(a) is type(action)
+                and a.space.split(".")[-1] == action.space and replace(a, space=action.space) == action]
+        if len(fits) == 1:
+            return fits[0]
+        if len(fits) > 1:
+            raise AmbiguousAction(text, [str(a) for a in fits])
         return action
 
     def format(self, action: Action) -> str:

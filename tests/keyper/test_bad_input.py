@@ -203,8 +203,6 @@ def test_a_plot_keyple_from_another_board_is_refused_for_others() -> None:
     assert "v3" in error.reason
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: explain._keyple stops at 'plot has a tile' and never checks "
-                   "the keyples on a plot, so the reason is the generic 'That is not possible at this moment.'")
 @pytest.mark.parametrize(
     ("on_plot", "text", "words"),
     [

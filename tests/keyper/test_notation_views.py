@@ -62,8 +62,6 @@ def test_a_field_on_several_boards_is_ambiguous() -> None:
     assert "please say which" in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: parse completes a missing board number only for 'play', so "
-                   "'laydown pig' stays unqualified and is refused as \"'pig' names no space\"")
 def test_a_lay_down_field_without_board_number_is_completed_when_only_one_board_fits() -> None:
     """Notation (docs/notation.md, Spaces): the board number may be left out wherever a field is named and
     only one board fits, so 'laydown pig' means 1.pig when that is the only standing keyple on a pig field."""
