@@ -134,6 +134,8 @@ def _occupancy_problem(state: State, seat: int, ref: SpaceRef, action: PlayKeypl
         return f"{ref} is empty, so there is no existing keyple to lay down.", EXISTING
     elif ref.name == "river" and not action.boat:
         return "Say which boat to put on the river, e.g. 'play blue 1.river boat-2'.", BOAT
+    elif action.boat and ref.name != "river":
+        return "Only the river takes a boat.", BOAT
     elif action.boat:
         return f"{action.boat} is not one of this season's free boats.", BOAT
     return None
