@@ -98,9 +98,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "patch":
         return check_games(database_url(config, args.db), None, args.write)
     if args.command == "run" or (args.command is None and token(config)):
-        print("The Discord bot is not part of this version yet; `keywood play` starts a local game.")
-        return 1
+        return run_bot(config, args.config)
     return _play(config, args)
+
+
+NO_TOKEN = """No Discord token found in {path} or ${env}.
+To run Keywood on Discord: create an application at https://discord.com/developers/applications, add a bot,
+copy its token into config.toml (see config.example.toml) or export {env}=..., and invite the bot (README).
+To play without Discord, run `keywood play`."""
+
+
+def run_bot(config: dict[str, Any], path: str) -> int:
+    """Run the Discord bot with the configured token; without one, explain how to get it."""
+    import asyncio
+    import logging
+
+    from bot.discord_app import BotConfig, serve
+    from bot.store import Store
+    from bot.table import Table
+
+    secret = token(config)
+    if not secret:
+        print(NO_TOKEN.format(path=path, env=config.get("token_env", "KEYWOOD_TOKEN")))
+        return 1
+    logging.basicConfig(level=str(config.get("log_level", "INFO")))
+    table = Table(Store(database_url(config, None)), joiner_minutes=int(config.get("joiner_deadline_minutes", 720)),
+                  reminder_hours=int(config.get("turn_reminder_hours", 24)))
+    guilds = [int(g) for g in config.get("dev_guild_ids", [])]
+    asyncio.run(serve(table, BotConfig(secret, guilds, float(config.get("tick_seconds", 30)))))
+    return 0
 
 
 def _play(config: dict[str, Any], args: argparse.Namespace) -> int:

@@ -318,9 +318,10 @@ class Tx:
         return sorted(self.session.exec(query))
 
     # settings
-    def settings(self, guild_id: str) -> GuildSettingsRow:
-        """A server's settings (the defaults when it has none)."""
-        return self.session.get(GuildSettingsRow, guild_id) or GuildSettingsRow(guild_id=guild_id)
+    def settings(self, guild_id: str, joiner_minutes: int = 720, reminder_hours: int = 24) -> GuildSettingsRow:
+        """A server's settings (the given defaults when it has none)."""
+        return self.session.get(GuildSettingsRow, guild_id) or GuildSettingsRow(
+            guild_id=guild_id, joiner_deadline_minutes=joiner_minutes, reminder_hours=reminder_hours)
 
     def save_settings(self, row: GuildSettingsRow) -> None:
         """Store a server's settings."""

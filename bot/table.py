@@ -19,6 +19,7 @@ from engine.core import AmbiguousAction, EngineError, Game, IllegalAction, Inval
 from engine.keyper import GAME as KEYPER
 
 GAMES: dict[str, Game[Any, Any]] = {"keyper": KEYPER}
+RENDERERS: dict[str, Callable[[dict[str, Any]], bytes]] = {}
 LOG_LINES = 15
 MAX_CHOICES = 20
 TABLE_OPTIONS = ("seed", "min_players", "max_players", "joiner_deadline_minutes", "reminder_hours", "names")
@@ -85,6 +86,8 @@ class Outcome:
     opened: list[PromptNote] = field(default_factory=list)
     closed: list[int] = field(default_factory=list)
     choices: dict[str, list[str]] = field(default_factory=dict)
+    seats: dict[str, int] = field(default_factory=dict)
+    image: bytes | None = None
     game_id: int | None = None
     version: int | None = None
     where: Where | None = None
@@ -126,8 +129,12 @@ class Loaded:
 class Table:
     """Handles commands against a store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(
+        self, store: Store, *, images: bool = True, joiner_minutes: int = 720, reminder_hours: int = 24
+    ) -> None:
         self.store = store
+        self.images = images
+        self.defaults = (joiner_minutes, reminder_hours)
         self._verbs: dict[str, Callable[[Tx, Command, datetime], Outcome]] = {
             "new": self._new, "join": self._join, "leave": self._leave, "start": self._start,
             "abandon": self._abandon, "play": self._play, "board": self._board, "hand": self._hand,
@@ -171,7 +178,7 @@ class Table:
     def _game_options(self, tx: Tx, game_name: str, cmd: Command) -> dict[str, Any]:
         """Table options with the server's defaults filled in; raises TableError on bad values."""
         engine = GAMES[game_name]
-        settings = tx.settings(cmd.where.guild_id)
+        settings = tx.settings(cmd.where.guild_id, *self.defaults)
         options: dict[str, Any] = {
             "min_players": engine.min_players, "max_players": engine.max_players,
             "joiner_deadline_minutes": settings.joiner_deadline_minutes, "reminder_hours": settings.reminder_hours,
@@ -260,7 +267,7 @@ class Table:
         """Change the server's defaults for new games (admins only)."""
         if not cmd.who.is_admin:
             raise TableError("Only a server admin can change Keywood's settings.")
-        row = tx.settings(cmd.where.guild_id)
+        row = tx.settings(cmd.where.guild_id, *self.defaults)
         for key in ("joiner_deadline_minutes", "reminder_hours"):
             if key in cmd.options:
                 value = int(cmd.options[key])
@@ -355,8 +362,9 @@ class Table:
 
     def _after_change(self, tx: Tx, game: Loaded, moment: datetime, lines: list[str]) -> Outcome:
         """Sync prompts, finish a game that ended, and describe the new state for the channel."""
-        outcome = Outcome(True, public=list(lines), game_id=game.id, board=game.engine.view(game.state, None),
-                          closed=list(game.done_prompts))
+        view = game.engine.view(game.state, None)
+        outcome = Outcome(True, public=list(lines), game_id=game.id, board=view, closed=list(game.done_prompts),
+                          seats={s.user_id: s.seat for s in game.seats}, image=self._render(game.row.game, view))
         if game.engine.is_over(game.state):
             tx.set_status(game.row, "finished")
             outcome.closed += self._close_prompts(tx, game.id)
@@ -472,7 +480,8 @@ class Table:
         """The public state of the channel's game."""
         game = self._require_running(tx, cmd)
         view = game.engine.view(game.state, None)
-        return Outcome(True, describe.table(view), board=view, game_id=game.id, version=game.row.version)
+        return Outcome(True, describe.table(view), board=view, game_id=game.id, version=game.row.version,
+                       image=self._render(game.row.game, view))
 
     def _hand(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """The caller's private view (for their eyes only)."""
@@ -542,6 +551,11 @@ class Table:
         options = json.loads(game.row.options)
         names = options.get("names") or [s.name for s in game.seats]
         return Playout(names, game.row.seed, _engine_options(options), [(r.seat, r.notation) for r in rows])
+
+    def _render(self, game_name: str, view: dict[str, Any]) -> bytes | None:
+        """The board image of a public view, when images are on and the game has a renderer."""
+        renderer = RENDERERS.get(game_name) if self.images else None
+        return renderer(view) if renderer else None
 
     # maintenance
     def verify(self, game_id: int, *, write: bool = False) -> tuple[str, str]:
