@@ -189,7 +189,9 @@ class Table:
         except ValueError as exc:
             raise TableError(str(exc)) from exc
         options.update(cmd.options)
-        low, high = int(options["min_players"]), int(options["max_players"])
+        for key in ("min_players", "max_players", "joiner_deadline_minutes", "reminder_hours"):
+            options[key] = positive_int(key, options[key])
+        low, high = options["min_players"], options["max_players"]
         if not engine.min_players <= low <= high <= engine.max_players:
             raise TableError(f"{game_name.title()} is for {engine.min_players} to {engine.max_players} players.")
         return options
@@ -270,10 +272,7 @@ class Table:
         row = tx.settings(cmd.where.guild_id, *self.defaults)
         for key in ("joiner_deadline_minutes", "reminder_hours"):
             if key in cmd.options:
-                value = int(cmd.options[key])
-                if value < 1:
-                    raise TableError(f"{key} must be at least 1.")
-                setattr(row, key, value)
+                setattr(row, key, positive_int(key, cmd.options[key]))
         tx.save_settings(row)
         text = f"Joiner deadline {row.joiner_deadline_minutes} minutes; turn reminder every {row.reminder_hours} hours."
         return Outcome(True, text)
@@ -677,6 +676,17 @@ class Table:
         """Raise TableError unless the caller is the host or a server admin."""
         if cmd.who.user_id != row.host_id and not cmd.who.is_admin:
             raise TableError(f"Only the host or a server admin can {what}.")
+
+
+def positive_int(key: str, value: Any) -> int:
+    """A whole number of at least 1; raises TableError naming the option otherwise."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise TableError(f"{key} must be a whole number, not '{value}'.") from None
+    if number < 1:
+        raise TableError(f"{key} must be at least 1.")
+    return number
 
 
 def _engine_options(options: dict[str, Any]) -> dict[str, Any]:

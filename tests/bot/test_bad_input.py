@@ -178,22 +178,16 @@ def test_refusals_with_no_game_at_all_change_nothing(table: Table, db_path: Path
         refused(table, db_path, cmd(ANA, verb, "keyper 1"), "There is no game in this channel")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Table._game_options calls int() on min/max_players without catching "
-                                       "ValueError, so a non-number escapes handle() instead of a refusal")
 def test_a_non_numeric_table_option_is_refused(table: Table, db_path: Path) -> None:
     """new with a player limit that is not a number gets a message, not an exception."""
     refused(table, db_path, cmd(ANA, "new", "keyper", options={"min_players": "many"}), "min_players")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Table._settings calls int() on the option without catching "
-                                       "ValueError, so a non-number escapes handle() instead of a refusal")
 def test_a_non_numeric_setting_is_refused(table: Table, db_path: Path) -> None:
     """settings with a value that is not a number gets a message, not an exception."""
     refused(table, db_path, cmd(ADMIN, "settings", options={"reminder_hours": "soon"}), "reminder_hours")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Table._game_options does not check joiner_deadline_minutes and "
-                                       "reminder_hours, so new accepts values settings refuses (< 1)")
 def test_a_table_deadline_below_one_is_refused(table: Table, db_path: Path) -> None:
     """new applies the same bounds as settings: a joiner deadline of -5 minutes is refused."""
     refused(table, db_path, cmd(ANA, "new", "keyper", options={"joiner_deadline_minutes": -5}), "at least 1")
