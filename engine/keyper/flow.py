@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.core import Event, Rng
@@ -12,6 +12,9 @@ from engine.keyper.legal import laydowns, releasable, step_takes
 from engine.keyper.spaces import comps, keyp_empty, season_name
 from engine.keyper.state import Board, Keyple, Player, State
 from engine.keyper.vocab import SEASONS, plural
+
+Settle = Callable[[State, int, list[Event]], None]
+NextStep = Callable[[State, list[Event]], None]
 
 DISPLAY_SIZE = 8
 BOATS_PER_SEASON = 4
@@ -189,12 +192,17 @@ def after_fairs(state: State, events: list[Event]) -> None:
         player.hidden_fairs = [f for f in player.hidden_fairs if comps().fairs[f].kind != season]
         if season == "winter":
             player.winter_fairs.clear()
-    state.phase = "housing"
+    _simultaneous(state, "housing", settle_housing, after_housing, events)
+
+
+def _simultaneous(state: State, phase: str, settle: Settle, then: NextStep, events: list[Event]) -> None:
+    """Open a phase that every seat settles at once; go straight on when nobody has a choice to make."""
+    state.phase = phase
     state.waiting = []
     for seat in range(len(state.players)):
-        settle_housing(state, seat, events)
+        settle(state, seat, events)
     if not state.waiting:
-        after_housing(state, events)
+        then(state, events)
 
 
 def settle_housing(state: State, seat: int, events: list[Event]) -> None:
@@ -279,12 +287,7 @@ def after_displays(state: State, events: list[Event]) -> None:
         state.boards[player.board - 1].display = player.chosen_display
         events.append(Event(f"{player.name} shows board {player.board} as {player.chosen_display}."))
         player.chosen_display = None
-    state.phase = "rest"
-    state.waiting = []
-    for seat in range(len(state.players)):
-        settle_rest(state, seat, events)
-    if not state.waiting:
-        start_season(state, events)
+    _simultaneous(state, "rest", settle_rest, start_season, events)
 
 
 def settle_rest(state: State, seat: int, events: list[Event]) -> None:
