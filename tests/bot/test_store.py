@@ -1,0 +1,176 @@
+"""The store: a WAL SQLite file with foreign keys, immediate transactions, database URLs, the log as the truth."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from bot import cli
+from bot.store import SeatRow, Store, make_engine
+from bot.table import Table
+from tests.bot.helpers import ANA, BEN, Started, cmd, count, dump, keywood, log_rows, start_game, url
+
+pytest_plugins = ("tests.bot.helpers",)
+
+
+def test_the_file_is_in_wal_mode_with_foreign_keys_on(started: Started) -> None:
+    """Asked through a store connection: journal_mode wal, foreign_keys 1, busy timeout set."""
+    with started.table.store.transaction() as tx:
+        assert tx.execute_raw("PRAGMA journal_mode").scalar() == "wal"
+        assert tx.execute_raw("PRAGMA foreign_keys").scalar() == 1
+        assert tx.execute_raw("PRAGMA busy_timeout").scalar() >= 1000
+    header = started.path.read_bytes()[:20]
+    assert header.startswith(b"SQLite format 3\x00") and header[18:20] == b"\x02\x02", "WAL in the file header"
+
+
+def test_foreign_keys_are_enforced(started: Started) -> None:
+    """A seat for a game that does not exist is refused by the database, and nothing is stored."""
+    before = dump(started.path)
+    with pytest.raises(IntegrityError, match="FOREIGN KEY"):
+        with started.table.store.transaction() as tx:
+            tx.session.add(SeatRow(game_id=9999, seat=0, user_id="ghost", name="Ghost"))
+            tx.session.flush()
+    assert dump(started.path) == before
+
+
+def test_every_transaction_takes_the_write_lock_at_once(started: Started) -> None:
+    """BEGIN IMMEDIATE: even a reading transaction holds the write lock, so another writer must wait."""
+    other = sqlite3.connect(started.path, timeout=0, isolation_level=None)
+    try:
+        with started.table.store.transaction() as tx:
+            tx.game(started.game_id)
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+
+
+def test_the_optimistic_version_check_refuses_a_changed_game(started: Started) -> None:
+    """bump_version only advances the version it read; if the row moved meanwhile it says so."""
+    with started.table.store.transaction() as tx:
+        row = tx.game(started.game_id)
+        assert row is not None
+        tx.execute_raw(f"UPDATE games SET version = version + 1 WHERE id = {started.game_id}")
+        assert tx.bump_version(row) is False
+    with started.table.store.transaction() as tx:
+        row = tx.game(started.game_id)
+        assert row is not None
+        assert tx.bump_version(row) is True
+
+
+@pytest.mark.xfail(strict=True, reason="bug: Tx.bump_version's ORM update already synchronises the loaded GameRow, "
+                                       "then `game.version += 1` adds one more at commit: +2 per action and the "
+                                       "snapshot's version lags the game's")
+def test_each_accepted_action_advances_the_version_by_one(started: Started) -> None:
+    """games.version goes up by exactly one per accepted action and equals the snapshot's version."""
+    version = started.version()
+    started.play(ANA, "play green 1.pig")
+    assert started.version() == version + 1
+    assert count(started.path, "SELECT version FROM snapshots") == count(started.path, "SELECT version FROM games")
+
+
+def test_the_log_is_the_truth(started: Started) -> None:
+    """Every accepted action is a row with seat, author, time and the version it applied to; replaying them from
+    the seed gives the stored snapshot."""
+    started.play(ANA, "play green 1.pig")
+    started.play(BEN, "join green")
+    version = started.version()
+    with started.table.store.transaction() as tx:
+        rows = tx.actions(started.game_id)
+        assert [(r.seq, r.seat, r.author_id, r.notation) for r in rows] == [
+            (1, 0, ANA.user_id, "play green 1.pig"), (2, 1, BEN.user_id, "join green")]
+        assert rows[0].version < rows[1].version < version
+        assert all(r.at is not None and r.summary for r in rows)
+    assert started.table.verify(started.game_id) == ("same", "2 actions replay to the stored state")
+
+
+def test_replay_and_patch_find_and_repair_a_damaged_snapshot(started: Started) -> None:
+    """`keywood replay` reports a snapshot that no longer matches its log; `patch --write` stores the replay."""
+    started.play(ANA, "keyper 2")
+    con = sqlite3.connect(started.path)
+    with con:
+        con.execute("UPDATE snapshots SET state = replace(state, '\"turn\":2', '\"turn\":9')")
+    con.close()
+    db = str(started.path)
+    bad = keywood("replay", str(started.game_id), "--db", db)
+    assert bad.returncode == 1 and f"game {started.game_id}: differs" in bad.stdout
+    dry = keywood("patch", "--db", db)
+    assert dry.returncode == 1 and "differs" in dry.stdout and "replay stored" not in dry.stdout
+    fixed = keywood("patch", "--db", db, "--write")
+    assert "(replay stored)" in fixed.stdout
+    good = keywood("replay", str(started.game_id), "--db", db)
+    assert good.returncode == 0 and f"game {started.game_id}: same" in good.stdout
+
+
+@pytest.mark.parametrize("form", ["relative", "absolute", "pysqlite", "uri"])
+def test_make_engine_accepts_other_sqlite_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str) -> None:
+    """sqlite:///relative, sqlite:////absolute, sqlite+pysqlite:///, and a file: URI all reach the same file."""
+    monkeypatch.chdir(tmp_path)
+    target = tmp_path / "other.db"
+    database_url = {
+        "relative": "sqlite:///other.db",
+        "absolute": f"sqlite:///{target}",
+        "pysqlite": f"sqlite+pysqlite:///{target}",
+        "uri": f"sqlite:///file:{target}?mode=rwc&uri=true",
+    }[form]
+    engine = make_engine(database_url)
+    engine.dispose()
+    store = Store(database_url)
+    try:
+        table = Table(store)
+        game_id = start_game(table).game_id
+        assert table.handle(cmd(ANA, "play", "keyper 1")).ok
+        with store.transaction() as tx:
+            assert tx.execute_raw("PRAGMA journal_mode").scalar() == "wal"
+    finally:
+        store.close()
+    assert target.exists()
+    assert count(target, f"SELECT count(*) FROM actions WHERE game_id = {game_id}") == 1
+
+
+@pytest.mark.xfail(strict=True, reason="bug: make_engine uses NullPool for every SQLite URL, so an in-memory "
+                                       "database vanishes with the connection that created its tables")
+def test_an_in_memory_database_works(tmp_path: Path) -> None:
+    """sqlite:///:memory: keeps its tables for the store's lifetime (handy for demos and tests)."""
+    store = Store("sqlite:///:memory:")
+    try:
+        assert Table(store).handle(cmd(ANA, "new", "keyper")).ok
+    finally:
+        store.close()
+
+
+def test_the_database_url_comes_from_db_then_config(tmp_path: Path) -> None:
+    """--db wins (a path becomes sqlite:///path, a URL is kept); else config's database_url; else keywood.db."""
+    config = {"database_url": f"sqlite:///{tmp_path / 'cfg.db'}"}
+    assert cli.database_url(config, "x.db") == "sqlite:///x.db"
+    assert cli.database_url(config, "sqlite+pysqlite:////tmp/y.db") == "sqlite+pysqlite:////tmp/y.db"
+    assert cli.database_url(config, None) == config["database_url"]
+    assert cli.database_url({}, None) == "sqlite:///keywood.db"
+
+
+def test_replay_reads_database_url_from_the_config_file(started: Started, tmp_path: Path) -> None:
+    """`keywood --config FILE replay GAME` opens the database named in the config file."""
+    started.play(ANA, "keyper 1")
+    config = tmp_path / "config.toml"
+    config.write_text(f'database_url = "sqlite+pysqlite:///{started.path}"\n', encoding="utf-8")
+    result = keywood("--config", str(config), "replay", str(started.game_id))
+    assert result.returncode == 0, result.stderr
+    assert f"game {started.game_id}: same — 1 actions replay to the stored state" in result.stdout
+
+
+def test_a_second_store_on_the_same_file_sees_everything(started: Started) -> None:
+    """State lives in the file: a new Store and Table continue the game."""
+    started.play(ANA, "play green 1.pig")
+    other = Store(url(started.path))
+    try:
+        table = Table(other)
+        assert table.handle(cmd(BEN, "play", "decline")).ok
+        assert [r[3] for r in log_rows(table, started.game_id)] == ["play green 1.pig", "decline"]
+    finally:
+        other.close()
+    assert [r[3] for r in log_rows(started.table, started.game_id)] == ["play green 1.pig", "decline"]
