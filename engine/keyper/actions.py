@@ -156,9 +156,52 @@ class Rest:
         return f"rest {self.colour}"
 
 
+@dataclass(frozen=True)
+class Build:
+    """Build a tile from one's hand on a plot (overbuilding a built plot once); waive names a discounted item."""
+
+    tile: str
+    plot: str
+    waive: str | None = None
+
+    def __str__(self) -> str:
+        return f"build {self.tile} {self.plot}" + (f" -{self.waive}" if self.waive else "")
+
+
+@dataclass(frozen=True)
+class Upgrade:
+    """Upgrade the tile built on a plot."""
+
+    plot: str
+
+    def __str__(self) -> str:
+        return f"upgrade {self.plot}"
+
+
+@dataclass(frozen=True)
+class Pay:
+    """Pay the next item of a cost with this resource."""
+
+    resource: str
+
+    def __str__(self) -> str:
+        return f"pay {self.resource}"
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """Give resources to the supply for others: a convert field, a trade, or a converting tile."""
+
+    give: tuple[str, ...]
+    get: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"exchange {'+'.join(self.give)} for {'+'.join(self.get)}"
+
+
 Action = (
     PlayKeyper | PlayKeyple | LayDown | Join | Decline | Take | Sell | TakeTile | Skip | HoldFair | Done
-    | Release | ChooseDisplay | Rest
+    | Release | ChooseDisplay | Rest | Build | Upgrade | Pay | Exchange
 )
 
 _COLOUR = "(" + "|".join(COLOURS) + ")"
@@ -181,6 +224,10 @@ _PATTERNS: list[tuple[re.Pattern[str], type]] = [
     (re.compile(rf"release\s+{_RES}"), Release),
     (re.compile(rf"display\s+{_NAME}"), ChooseDisplay),
     (re.compile(rf"rest\s+{_COLOUR}"), Rest),
+    (re.compile(rf"build\s+{_NAME}\s+([fv]\d+)(?:\s+-{_NAME})?"), Build),
+    (re.compile(r"upgrade\s+([fv]\d+)"), Upgrade),
+    (re.compile(rf"pay\s+{_RES}"), Pay),
+    (re.compile(rf"exchange\s+({_RES}(?:\+{_RES})*)\s+for\s+({_RES}(?:\+{_RES})*)"), Exchange),
 ]
 
 
@@ -214,6 +261,11 @@ def _build(kind: type, m: re.Match[str]) -> Action:
         return PlayKeyple(g[0], g[1], lay=bool(g[3]), boat=g[2])
     if kind is LayDown:
         return LayDown(g[0], 2 if g[1] else 1)
+    if kind is Build:
+        return Build(g[0], g[1], g[2])
+    if kind is Exchange:
+        give, get = m.group(1), m.group(m.lastindex or 0)
+        return Exchange(tuple(give.split("+")), tuple(get.split("+")))
     if kind is HoldFair:
         return HoldFair(g[0], int(g[1]) if g[1] else None)
     if kind in (Decline, Skip, Done):

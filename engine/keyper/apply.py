@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from engine.core import Event
-from engine.keyper import flow
+from engine.keyper import flow, works
 from engine.keyper.actions import (
     Action,
+    Build,
     ChooseDisplay,
     Decline,
     Done,
+    Exchange,
     HoldFair,
     Join,
     LayDown,
+    Pay,
     PlayKeyper,
     PlayKeyple,
     Release,
@@ -23,8 +27,10 @@ from engine.keyper.actions import (
     Skip,
     Take,
     TakeTile,
+    Upgrade,
     public_notation,
 )
+from engine.keyper.economy import pay_options
 from engine.keyper.fairs import holdable
 from engine.keyper.flow import name
 from engine.keyper.spaces import (
@@ -40,7 +46,7 @@ from engine.keyper.spaces import (
     space_colour,
     working_colour,
 )
-from engine.keyper.state import HeldFair, Keyple, Offer, State, Step
+from engine.keyper.state import HeldFair, Keyple, Offer, Payment, Plot, State, Step
 from engine.keyper.vocab import a, plural
 
 
@@ -91,7 +97,7 @@ def _grant(state: State) -> int:
 def _unit(state: State, seat: int, ref: SpaceRef) -> tuple[str, list[str]]:
     """What one unit of a space's yield is: (step kind, the resources it may take)."""
     if ref.board is None:
-        return "other", []
+        return "plot", [ref.name]
     kind = field_kind(state, ref.board, ref.name)
     assert kind is not None
     if kind.category == "resource" and kind.resource:
@@ -102,6 +108,10 @@ def _unit(state: State, seat: int, ref: SpaceRef) -> tuple[str, list[str]]:
         boat = state.boards[ref.board - 1].boat
         assert boat is not None
         return "boat", list(comps().boats[boat].side_for(season_name(state)).resources)
+    if kind.category in ("convert", "trade"):
+        return "exchange", [kind.name]
+    if kind.category in ("build", "discount_build", "upgrade"):
+        return kind.category, []
     return "other", []
 
 
@@ -109,7 +119,8 @@ def queue_yield(state: State, ref: SpaceRef, shares: list[tuple[int, int]], even
     """Queue the units each (seat, count) earns on a space, alternating seats unit by unit (p.10, p.13)."""
     kind, options = _unit(state, shares[0][0], ref)
     source = describe(state, shares[0][0], ref)
-    what = {"tile": "country tile", "boat": "boat action"}.get(kind, options[0] if options else "action")
+    what = {"tile": "country tile", "boat": "boat action", "resource": options[0] if options else ""}.get(
+        kind, "action")
     per_seat = []
     for seat, n in shares:
         grant = _grant(state)
@@ -126,8 +137,15 @@ def forecast(state: State, seat: int, action: PlayKeyple) -> str | None:
     border = space_colour(state, ref)
     bonus = int(matches(working_colour(Keyple(action.colour), border), border))
     kind, options = _unit(state, seat, ref) if ref.name != "river" else ("boat", [])
-    what = {"tile": "country tile", "boat": "boat action"}.get(kind, options[0] if options else "action")
+    what = unit_word(kind, options)
     return f"Alone it earns {plural(what, 1 + bonus)}; with a joiner, {plural(what, 2 + bonus)} each."
+
+
+def unit_word(kind: str, options: list[str]) -> str:
+    """What one unit of a yield is called in the log."""
+    if kind == "resource" and options:
+        return options[0]
+    return {"tile": "country tile", "boat": "boat action"}.get(kind, "action")
 
 
 def _interleave(per_seat: list[list[Step]], snake: bool) -> list[Step]:
@@ -288,6 +306,89 @@ def _skip(state: State, seat: int, action: Skip, events: list[Event]) -> None:
     flow.start_yields(state, events)
 
 
+def _exchange(state: State, seat: int, action: Exchange, events: list[Event]) -> None:
+    """Give resources to the supply and take others: convert fields, trades and converting tiles."""
+    state.steps.pop(0)
+    for resource in action.give:
+        gain(state, seat, resource, -1)
+    for resource in action.get:
+        gain(state, seat, resource, 1)
+    given = ", ".join(plural(r, n) for r, n in Counter(action.give).items())
+    got = ", ".join(plural(r, n) for r, n in Counter(action.get).items())
+    events.append(Event(f"{name(state, seat)} exchanges {given} for {got}.", seat))
+    flow.start_yields(state, events)
+
+
+def _rules_of(state: State, seat: int) -> tuple[str, str]:
+    """The build and upgrade rules of the unit being spent."""
+    step = state.steps[0]
+    if step.kind == "plot":
+        return works.tile_rules(state, seat, step.options[0])
+    return ("discount" if step.kind == "discount_build" else "printed"), "normal"
+
+
+def _build(state: State, seat: int, action: Build, events: list[Event]) -> None:
+    """Start paying for a build (p.13 note 4)."""
+    rule = _rules_of(state, seat)[0]
+    state.steps.pop(0)
+    items = works.build_cost(state.players[seat], action, rule)
+    state.payment = Payment(seat, items, "build", action.plot, action.tile)
+    _settle_payment(state, events)
+
+
+def _upgrade(state: State, seat: int, action: Upgrade, events: list[Event]) -> None:
+    """Start paying for an upgrade (p.13 note 5)."""
+    rule = _rules_of(state, seat)[1]
+    if state.steps[0].kind == "plot" and action.plot == state.steps[0].options[0]:
+        rule = "normal"
+    state.steps.pop(0)
+    state.payment = Payment(seat, works.upgrade_cost(state.players[seat], action.plot, rule), "upgrade", action.plot)
+    _settle_payment(state, events)
+
+
+def _pay(state: State, seat: int, action: Pay, events: list[Event]) -> None:
+    """Pay one item of the cost."""
+    assert state.payment is not None
+    state.payment.items.pop(0)
+    gain(state, seat, action.resource, -1)
+    events.append(Event(f"{name(state, seat)} pays {plural(action.resource, 1)}.", seat))
+    _settle_payment(state, events)
+
+
+def _settle_payment(state: State, events: list[Event]) -> None:
+    """Pay items that have one possible payment; when all is paid, build or upgrade and carry on."""
+    payment = state.payment
+    assert payment is not None
+    goods = state.players[payment.seat].goods
+    while payment.items and len(options := pay_options(goods, payment.items)) == 1:
+        payment.items.pop(0)
+        gain(state, payment.seat, options[0], -1)
+        events.append(Event(f"{name(state, payment.seat)} pays {plural(options[0], 1)}.", payment.seat))
+    if payment.items:
+        state.phase = "pay"
+        return
+    state.payment = None
+    _finish_work(state, payment, events)
+    flow.start_yields(state, events)
+
+
+def _finish_work(state: State, payment: Payment, events: list[Event]) -> None:
+    """Put a paid tile on its plot (over any tile there), or turn a paid tile to its upgraded side."""
+    player = state.players[payment.seat]
+    if payment.effect == "upgrade":
+        player.plots[payment.plot].upgraded = True
+        tile_name = comps().tiles[player.plots[payment.plot].tile].name
+        events.append(Event(f"{player.name} upgrades the {tile_name} on plot {payment.plot}.", payment.seat))
+        return
+    assert payment.tile is not None
+    player.tiles.remove(payment.tile)
+    old = player.plots.get(payment.plot)
+    player.plots[payment.plot] = Plot(payment.tile, under=old.tile if old else None)
+    over = f", over the {comps().tiles[old.tile].name}" if old else ""
+    events.append(Event(f"{player.name} builds the {comps().tiles[payment.tile].name} on plot {payment.plot}{over}.",
+                        payment.seat))
+
+
 def _hold_fair(state: State, seat: int, action: HoldFair, events: list[Event]) -> None:
     """Hold a fair: show its resources (they are kept) and put it on the season's fairground (p.8 note 3)."""
     player = state.players[seat]
@@ -353,4 +454,8 @@ _HANDLERS: dict[type, Callable[[State, int, Any, list[Event]], None]] = {
     Release: _release,
     ChooseDisplay: _choose_display,
     Rest: _rest,
+    Exchange: _exchange,
+    Build: _build,
+    Upgrade: _upgrade,
+    Pay: _pay,
 }

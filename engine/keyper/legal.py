@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.keyper import fairs, housing
+from engine.keyper import fairs, housing, works
 from engine.keyper.actions import (
     Action,
     ChooseDisplay,
@@ -11,6 +11,7 @@ from engine.keyper.actions import (
     HoldFair,
     Join,
     LayDown,
+    Pay,
     PlayKeyper,
     PlayKeyple,
     Release,
@@ -20,6 +21,7 @@ from engine.keyper.actions import (
     Take,
     TakeTile,
 )
+from engine.keyper.economy import pay_options
 from engine.keyper.spaces import (
     SpaceRef,
     all_spaces,
@@ -42,6 +44,8 @@ def to_act(state: State) -> list[int]:
         return [state.offer.candidates[state.offer.index]]
     if state.phase == "yields" and state.steps:
         return [state.steps[0].seat]
+    if state.phase == "pay" and state.payment is not None:
+        return [state.payment.seat]
     return list(state.waiting)
 
 
@@ -159,12 +163,33 @@ def step_takes(state: State, step: Step) -> list[Action]:
         goods = state.players[step.seat].goods
         takes: list[Action] = [Take(r) for r in step.options if in_supply(state, r) and r not in sold]
         return takes + [Sell(r) for r in step.options if goods.get(r, 0) > 0 and r not in took]
+    return _work(state, step)
+
+
+def _work(state: State, step: Step) -> list[Action]:
+    """Building, upgrading and exchanging units (pp.13-19)."""
+    if step.kind == "build":
+        return works.build_options(state, step.seat, "printed")
+    if step.kind == "discount_build":
+        return works.build_options(state, step.seat, "discount")
+    if step.kind == "upgrade":
+        return works.upgrade_options(state, step.seat, "normal")
+    if step.kind == "exchange":
+        return works.exchange_options(state, step.seat, step.options[0])
+    if step.kind == "plot" and step.options[0] in state.players[step.seat].plots:
+        return works.tile_actions(state, step.seat, step.options[0])
     return []
 
 
 def _yields(state: State, seat: int) -> list[Action]:
     """The current unit of a yield: its takes, or skip the rest."""
     return step_takes(state, state.steps[0]) + [Skip()]
+
+
+def _pay(state: State, seat: int) -> list[Action]:
+    """The resources that may pay the next item of a cost."""
+    assert state.payment is not None
+    return [Pay(r) for r in pay_options(state.players[seat].goods, state.payment.items)]
 
 
 def _fairs(state: State, seat: int) -> list[Action]:
@@ -200,6 +225,7 @@ _BY_PHASE = {
     "turn": _turn,
     "joiner": _joiner,
     "yields": _yields,
+    "pay": _pay,
     "fairs": _fairs,
     "housing": _housing,
     "choose_display": _choose_display,

@@ -92,6 +92,17 @@ class Offer:
 
 
 @dataclass
+class Payment:
+    """A build or upgrade being paid for, item by item."""
+
+    seat: int
+    items: list[str]
+    effect: str  # "build" or "upgrade"
+    plot: str
+    tile: str | None = None
+
+
+@dataclass
 class State:
     """A whole game of Keyper."""
 
@@ -110,6 +121,7 @@ class State:
     supply: dict[str, int]
     rng: int
     offer: Offer | None = None
+    payment: Payment | None = None
     steps: list[Step] = field(default_factory=list)
     next_grant: int = 0
     final_queue: list[int] | None = None

@@ -146,6 +146,7 @@ def test_a_player_with_nothing_to_lay_down_is_passed() -> None:
     give(state, 0)
     place(state, 1, "pig", "green/lying")
     build(state, 2, "v1", "brickmaker")
+    state.players[2].goods.clear()  # nothing to convert or pay an upgrade with: the unit is lost at once
     state, events = play(state, 2, "play black v1")  # on seat 2's own board: nothing for seat 0
     assert GAME.to_act(state) == [1]
     assert state.active == 1

@@ -187,6 +187,7 @@ def test_the_player_who_played_last_gets_no_extra_turn() -> None:
     last_keyple(state, 0, "black")
     build(state, 0, "v1", "brickmaker")
     build(state, 0, "v3", "carpenter", "green", "green")
+    state.players[0].goods.clear()  # nothing to convert or pay an upgrade with: the unit is lost at once
     state, events = play(state, 0, "play black v1")
     assert any("P1 has no keyple to lay down" in t for t in texts(events))
     assert any(t == "The spring season ends." for t in texts(events))
