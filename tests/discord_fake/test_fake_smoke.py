@@ -1,0 +1,231 @@
+"""Smoke tests: an unmodified discord.py client against the fake Discord (REST + gateway)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import struct
+import zlib
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+
+from . import FakeDiscord, run_client
+from . import payloads as p
+
+GAMES = ["keyper", "keyflower", "keydom", "keythedral"]
+
+
+def tiny_png() -> bytes:
+    """A valid 1x1 PNG."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    ihdr = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + \
+        chunk(b"IEND", b"")
+
+
+class Die(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"die:(?P<game>[a-z]+):(?P<face>[1-6])"):
+    """A persistent button whose state lives in its custom_id."""
+
+    clicks: list[tuple[str, int, int]] = []
+
+    def __init__(self, game: str, face: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Roll {face}", custom_id=f"die:{game}:{face}"))
+        self.game, self.face = game, face
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: Any) -> Die:
+        return cls(match["game"], int(match["face"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        Die.clicks.append((self.game, self.face, interaction.user.id))
+        await interaction.response.send_message(f"{self.game}: rolled {self.face}", ephemeral=True)
+
+
+class Bot(discord.Client):
+    def __init__(self, *, sync: bool = True) -> None:
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        self.tree = app_commands.CommandTree(self)
+        self.sync = sync
+        self.errors: list[BaseException] = []
+
+        @self.tree.command(name="roll", description="Roll a die for a game")
+        @app_commands.describe(game="Which game", mode="How to answer")
+        async def roll(interaction: discord.Interaction, game: str, mode: str = "plain") -> None:
+            if mode == "plain":
+                view = discord.ui.View(timeout=None)
+                view.add_item(Die(game, 6))
+                await interaction.response.send_message(f"Rolling for {game}", view=view)
+            elif mode == "defer":
+                await interaction.response.defer(thinking=True)
+                await interaction.followup.send(f"Deferred roll for {game}")
+            elif mode == "late":
+                await asyncio.sleep(3.2)
+                await self._capture(interaction.response.send_message("too late"))
+            elif mode == "double":  # two concurrent answers race past discord.py's own guard
+                results = await asyncio.gather(interaction.response.send_message("one"),
+                                               interaction.response.send_message("two"), return_exceptions=True)
+                self.errors += [r for r in results if isinstance(r, BaseException)]
+
+        @roll.autocomplete("game")
+        async def game_autocomplete(interaction: discord.Interaction, current: str
+                                    ) -> list[app_commands.Choice[str]]:
+            if current == "many":
+                return [app_commands.Choice(name=f"game {i}", value=str(i)) for i in range(30)]
+            return [app_commands.Choice(name=g, value=g) for g in GAMES if current in g]
+
+    async def _capture(self, coro: Any) -> None:
+        try:
+            await coro
+        except discord.HTTPException as e:
+            self.errors.append(e)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(Die)
+        if self.sync:
+            await self.tree.sync()
+
+
+def roll(fake: FakeDiscord, world: p.World, who: str = "bob", **options: Any) -> dict[str, Any]:
+    return fake.slash("roll", {"game": "keyper", **options}, user=world.members[who],
+                      channel=world.channels["games"], guild=world.guild)
+
+
+async def test_ready_guild_cache_and_command_sync(fake: FakeDiscord, world: p.World) -> None:
+    bot = Bot()
+    async with run_client(bot, fake):
+        guild = bot.get_guild(int(world.guild["id"]))
+        assert guild is not None and guild.name == world.guild["name"]
+        assert {c.name for c in guild.text_channels} == {"general", "games"}
+        assert bot.user is not None and bot.user.id == int(fake.application_id)
+        cmd = fake.command("roll")
+        assert cmd is not None and [o["name"] for o in cmd["options"]] == ["game", "mode"]
+        assert cmd["options"][0]["autocomplete"] is True
+        assert fake.requests_to("PUT", rf"/applications/{fake.application_id}/commands")
+        conn = fake.gateway_connections[-1]
+        assert conn.compress == discord.utils._ActiveDecompressionContext.COMPRESSION_TYPE
+        assert [f["op"] for f in conn.received[:2]] == [1, 2]  # heartbeat right after HELLO, then IDENTIFY
+    assert fake.unknown_routes == []
+    assert fake.violations == []
+
+
+async def test_slash_plain_response_and_defer_followup(fake: FakeDiscord, world: p.World) -> None:
+    async with run_client(Bot(), fake):
+        plain = await fake.interact(roll(fake, world))
+        first = await fake.wait_for_response(plain.id)
+        assert first.type == 4 and first.accepted and first.data["content"] == "Rolling for keyper"
+        msg = fake.original_response(plain.id)
+        assert msg is not None and msg.custom_ids == ["die:keyper:6"] and not msg.ephemeral
+        assert fake.messages(world.channels["games"]["id"]) == [msg]
+
+        deferred = await fake.interact(roll(fake, world, mode="defer"))
+        await fake.wait_for(lambda: fake.followups(deferred.id))
+        assert [r.type for r in fake.interaction_responses(deferred.id)] == [5]
+        original = fake.original_response(deferred.id)
+        assert original is not None and not original.loading
+        assert original.content == "Deferred roll for keyper"  # the first followup replaced "thinking..."
+    assert fake.violations == []
+
+
+async def test_autocomplete_returns_choices(fake: FakeDiscord, world: p.World) -> None:
+    async with run_client(Bot(), fake):
+        ac = await fake.interact(fake.autocomplete("roll", "game", "key", user=world.members["carol"],
+                                                   channel=world.channels["games"], guild=world.guild))
+        response = await fake.wait_for_response(ac.id)
+        assert response.type == 8 and [c["value"] for c in response.choices] == GAMES
+
+        too_many = await fake.interact(fake.autocomplete("roll", "game", "many", user=world.members["carol"],
+                                                         channel=world.channels["games"], guild=world.guild))
+        await fake.wait_for_response(too_many.id)
+    assert [v.rule for v in fake.violations] == ["too_many_choices"]
+
+
+async def test_button_reaches_dynamic_item_after_restart(fake: FakeDiscord, world: p.World) -> None:
+    async with run_client(Bot(), fake):
+        rec = await fake.interact(roll(fake, world))
+        await fake.wait_for_response(rec.id)
+    posted = fake.original_response(rec.id)
+    assert posted is not None
+
+    Die.clicks.clear()
+    async with run_client(Bot(sync=False), fake) as bot:  # a new process: nothing cached, no views in memory
+        assert len([c for c in fake.gateway_connections if c.session]) == 2
+        click = await fake.interact(fake.component("die:keyper:6", user=world.members["carol"],
+                                                   channel=world.channels["games"], message=posted,
+                                                   guild=world.guild))
+        response = await fake.wait_for_response(click.id)
+        assert bot.is_ready()
+    assert Die.clicks == [("keyper", 6, int(world.users["carol"]["id"]))]
+    assert response.type == 4 and response.data["flags"] == 64
+    assert fake.violations == []
+
+
+async def test_late_and_double_responses_are_violations(fake: FakeDiscord, world: p.World) -> None:
+    bot = Bot()
+    async with run_client(bot, fake):
+        late = await fake.interact(roll(fake, world, mode="late"))
+        double = await fake.interact(roll(fake, world, mode="double"))
+        await fake.wait_for(lambda: len(fake.interaction_responses(double.id)) == 2)
+        await fake.wait_for(lambda: fake.interaction_responses(late.id), timeout=6)
+        await fake.wait_for(lambda: len(bot.errors) == 2)
+    assert sorted(v.rule for v in fake.violations) == ["double_response", "late_response"]
+    by_rule = {v.rule: v for v in fake.violations}
+    assert (by_rule["late_response"].status, by_rule["late_response"].code) == (404, 10062)
+    assert (by_rule["double_response"].status, by_rule["double_response"].code) == (400, 40060)
+    assert sorted(e.code for e in bot.errors if isinstance(e, discord.HTTPException)) == [10062, 40060]
+    assert [r.accepted for r in fake.interaction_responses(double.id)] == [True, False]
+
+
+async def test_dm_refused_user_raises_forbidden(fake: FakeDiscord, world: p.World) -> None:
+    bob, carol = world.users["bob"]["id"], world.users["carol"]["id"]
+    fake.refuse_dms(bob)
+    async with run_client(Bot(sync=False), fake) as bot:
+        user = await bot.fetch_user(int(bob))
+        with pytest.raises(discord.Forbidden) as refused:
+            await user.send("your turn")
+        assert refused.value.code == 50007
+        await (await bot.fetch_user(int(carol))).send("your turn")
+    assert fake.dms(bob) == [] and [m.content for m in fake.dms(carol)] == ["your turn"]
+    assert fake.violations == []
+
+
+async def test_png_attachment_thread_and_unknown_route(fake: FakeDiscord, world: p.World) -> None:
+    png = tiny_png()
+    games = world.channels["games"]
+    async with run_client(Bot(sync=False), fake) as bot:
+        channel = bot.get_channel(int(games["id"]))
+        assert isinstance(channel, discord.TextChannel)
+        sent = await channel.send("the board", file=discord.File(io.BytesIO(png), filename="board.png"))
+        assert await sent.attachments[0].read() == png  # served back by the fake
+        thread = await channel.create_thread(name="keyper #1", type=discord.ChannelType.private_thread)
+        await thread.send("welcome")
+        with pytest.raises(discord.NotFound):
+            await bot.http.request(discord.http.Route("GET", "/guilds/{guild_id}/bans", guild_id=guild_id(world)))
+        with pytest.raises(discord.HTTPException) as too_long:
+            await channel.send("x" * 2001)
+        assert too_long.value.code == 50035
+    (msg,) = fake.messages(games["id"])
+    assert msg.content == "the board" and msg.files[0].filename == "board.png" and msg.files[0].data == png
+    assert msg.payload["attachments"][0]["content_type"] == "image/png"
+    assert [m.content for m in fake.messages(thread.id)] == ["welcome"]
+    assert fake.unknown_routes == [("GET", f"/guilds/{guild_id(world)}/bans")]
+    assert [v.rule for v in fake.violations] == ["content_too_long"]
+
+
+async def test_reconnect_resumes_session(fake: FakeDiscord, world: p.World) -> None:
+    async with run_client(Bot(sync=False), fake):
+        session = await fake.wait_until_connected()
+        await fake.request_reconnect()
+        await fake.wait_for(lambda: any(f["op"] == 6 for c in fake.gateway_connections for f in c.received))
+        await fake.wait_for(lambda: session.connection is fake.gateway_connections[-1])
+        rec = await fake.interact(roll(fake, world))
+        assert (await fake.wait_for_response(rec.id)).accepted
+    assert fake.violations == []
+
+
+def guild_id(world: p.World) -> str:
+    return str(world.guild["id"])
