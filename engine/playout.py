@@ -23,29 +23,33 @@ def random_playout(
 ) -> tuple[Any, Playout]:
     """Play a whole game choosing uniformly among legal actions; returns the final state and the record.
 
+    Games may offer apply_choice(state, seat, options, index) to apply a just-generated legal action in place
+    without generating the legal list again.
+
     on_step(state, seat, action) is called before each action is applied. Raises RuntimeError when the
     game reaches a state where nobody can act, or runs past MAX_STEPS.
     """
     record = Playout(list(players), seed, dict(options or {}))
     state = game.setup(players, seed, options)
     chooser = Rng.from_seed(seed if choice_seed is None else choice_seed)
-    apply_fast = getattr(game, "apply_in_place", None)
+    apply_choice = getattr(game, "apply_choice", None)
     for _ in range(MAX_STEPS):
         if game.is_over(state):
             return state, record
-        seat, action = _pick(game, state, chooser)
+        seat, legal, index = _pick(game, state, chooser)
+        action = legal[index]
         if on_step:
             on_step(state, seat, action)
         record.actions.append((seat, game.format(action)))
-        if apply_fast:
-            apply_fast(state, seat, action)
+        if apply_choice:
+            apply_choice(state, seat, legal, index)
         else:
             state, _ = game.apply(state, seat, action)
     raise RuntimeError(f"game did not end within {MAX_STEPS} actions")
 
 
-def _pick(game: Game[Any, Any], state: Any, chooser: Rng) -> tuple[int, Any]:
-    """Choose a seat among those to act, then one of its legal actions; raises RuntimeError on a dead end."""
+def _pick(game: Game[Any, Any], state: Any, chooser: Rng) -> tuple[int, list[Any], int]:
+    """Choose a seat among those to act and the index of one of its legal actions; RuntimeError on a dead end."""
     seats = game.to_act(state)
     if not seats:
         raise RuntimeError("nobody can act but the game is not over")
@@ -53,4 +57,4 @@ def _pick(game: Game[Any, Any], state: Any, chooser: Rng) -> tuple[int, Any]:
     options = game.legal_actions(state, seat)
     if not options:
         raise RuntimeError(f"seat {seat} must act but has no legal action ({game.waiting_for(state)})")
-    return seat, options[chooser.below(len(options))]
+    return seat, options, chooser.below(len(options))

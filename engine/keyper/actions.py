@@ -24,17 +24,21 @@ class PlayKeyple:
     """Play a keyple from the keyp onto a space ('2.pig' on board 2, or 'v3' / 'f1' on one's own plots).
 
     lay: lay the existing keyple on that space down. boat: the boat to put on an empty river.
+    build: a tile from one's hand to build on the (empty) plot the keyple goes to.
     """
 
     colour: str
     space: str
     lay: bool = False
     boat: str | None = None
+    build: str | None = None
 
     def __str__(self) -> str:
         text = f"play {self.colour} {self.space}"
         if self.boat:
             text += f" {self.boat}"
+        if self.build:
+            text += f" build {self.build}"
         if self.lay:
             text += " +lay"
         return text
@@ -211,7 +215,8 @@ _NAME = r"([a-z0-9_'\-]+)"
 
 _PATTERNS: list[tuple[re.Pattern[str], type]] = [
     (re.compile(r"keyper\s+(\d+)"), PlayKeyper),
-    (re.compile(rf"(?:play\s+)?{_COLOUR}\s+{_SPACE}(?:\s+(boat-\d+))?(\s+\+lay)?"), PlayKeyple),
+    (re.compile(rf"(?:play\s+)?{_COLOUR}\s+{_SPACE}(?:\s+(boat-\d+))?(?:\s+build\s+{_NAME})?(\s+\+lay)?"),
+     PlayKeyple),
     (re.compile(rf"laydown\s+{_SPACE}(\s+x2)?"), LayDown),
     (re.compile(rf"join\s+{_COLOUR}"), Join),
     (re.compile(r"decline|pass"), Decline),
@@ -258,7 +263,7 @@ def _build(kind: type, m: re.Match[str]) -> Action:
     if kind is PlayKeyper:
         return PlayKeyper(int(g[0]))
     if kind is PlayKeyple:
-        return PlayKeyple(g[0], g[1], lay=bool(g[3]), boat=g[2])
+        return PlayKeyple(g[0], g[1], lay=bool(g[4]), boat=g[2], build=g[3])
     if kind is LayDown:
         return LayDown(g[0], 2 if g[1] else 1)
     if kind is Build:

@@ -47,7 +47,7 @@ from engine.keyper.spaces import (
     working_colour,
 )
 from engine.keyper.state import HeldFair, Keyple, Offer, Payment, Plot, State, Step
-from engine.keyper.vocab import a, plural
+from engine.keyper.vocab import RAW, a, plural
 
 
 def apply_in_place(state: State, seat: int, action: Action) -> list[Event]:
@@ -119,14 +119,33 @@ def queue_yield(state: State, ref: SpaceRef, shares: list[tuple[int, int]], even
     """Queue the units each (seat, count) earns on a space, alternating seats unit by unit (p.10, p.13)."""
     kind, options = _unit(state, shares[0][0], ref)
     source = describe(state, shares[0][0], ref)
-    what = {"tile": "country tile", "boat": "boat action", "resource": options[0] if options else ""}.get(
-        kind, "action")
+    what = unit_word(kind, options)
     per_seat = []
     for seat, n in shares:
+        if kind == "boat":
+            n += _boat_bonuses(state, seat, events)
         grant = _grant(state)
         per_seat.append([Step(seat, grant, kind, list(options), source) for _ in range(n)])
         events.append(Event(f"{name(state, seat)} earns {plural(what, n)} from {source}.", seat))
     state.steps.extend(_interleave(per_seat, snake=kind == "tile"))
+
+
+def built(state: State, seat: int, tile: str) -> bool | None:
+    """None if the seat has no such tile in play (overbuilt tiles do not count), else whether it is upgraded."""
+    for plot in state.players[seat].plots.values():
+        if plot.tile == tile:
+            return plot.upgraded
+    return None
+
+
+def _boat_bonuses(state: State, seat: int, events: list[Event]) -> int:
+    """The seafarer's shipping points for using a boat, and the upgraded merchant's extra boat action (p.17-18)."""
+    seafarer = built(state, seat, "seafarer")
+    if seafarer is not None:
+        points = 2 if seafarer else 1
+        state.players[seat].shipping += points
+        events.append(Event(f"{name(state, seat)}'s seafarer scores {points} shipping point(s).", seat))
+    return 1 if built(state, seat, "merchant") else 0
 
 
 def forecast(state: State, seat: int, action: PlayKeyple) -> str | None:
@@ -164,6 +183,9 @@ def _play_keyple(state: State, seat: int, action: PlayKeyple, events: list[Event
     player = state.players[seat]
     player.keyp[action.colour] -= 1
     existing = list(keyples_on(state, seat, ref))
+    if action.build:
+        _build_by_keyple(state, seat, action, ref, events)
+        return
     if action.boat and ref.board is not None:
         state.boards[ref.board - 1].boat = action.boat
     put_keyple(state, seat, ref, Keyple(action.colour))
@@ -181,6 +203,17 @@ def _play_keyple(state: State, seat: int, action: PlayKeyple, events: list[Event
     events.append(Event(f"{player.name} plays {a(action.colour)} keyple onto {where}{laid}.", seat))
     queue_yield(state, ref, [(seat, units)], events)
     flow.start_yields(state, events)
+
+
+def _build_by_keyple(state: State, seat: int, action: PlayKeyple, ref: SpaceRef, events: list[Event]) -> None:
+    """Place a tile on an empty plot and a keyple on it: the keyple's one action builds it (p.13 note 4 v)."""
+    assert action.build is not None
+    put_keyple(state, seat, ref, Keyple(action.colour))
+    events.append(Event(f"{name(state, seat)} plays {a(action.colour)} keyple onto plot {ref.name} to build there.",
+                        seat))
+    items = works.build_cost(state.players[seat], Build(action.build, ref.name), "printed")
+    state.payment = Payment(seat, items, "build", ref.name, action.build)
+    _settle_payment(state, events)
 
 
 def _invite_or_resolve(state: State, seat: int, ref: SpaceRef, events: list[Event]) -> None:
@@ -276,10 +309,20 @@ def _sell(state: State, seat: int, action: Sell, events: list[Event]) -> None:
     """Sell one resource to the boat for 2 shipping points (p.14 note 6)."""
     state.steps.pop(0)
     gain(state, seat, action.resource, -1)
-    state.players[seat].shipping += 2
     state.boat_sold[seat].append(action.resource)
-    events.append(Event(f"{name(state, seat)} sells {plural(action.resource, 1)} to the boat for 2 points.", seat))
+    points = 2 + _agent_bonus(state, seat)
+    state.players[seat].shipping += points
+    events.append(Event(f"{name(state, seat)} sells {plural(action.resource, 1)} to the boat for {points} points.",
+                        seat))
     flow.start_yields(state, events)
+
+
+def _agent_bonus(state: State, seat: int) -> int:
+    """The shipping agent's extra point: for every second sale in a turn, or every sale when upgraded (p.17)."""
+    agent = built(state, seat, "shipping_agent")
+    if agent is None:
+        return 0
+    return 1 if agent or len(state.boat_sold[seat]) % 2 == 0 else 0
 
 
 def _take_tile(state: State, seat: int, action: TakeTile, events: list[Event]) -> None:
@@ -308,7 +351,10 @@ def _skip(state: State, seat: int, action: Skip, events: list[Event]) -> None:
 
 def _exchange(state: State, seat: int, action: Exchange, events: list[Event]) -> None:
     """Give resources to the supply and take others: convert fields, trades and converting tiles."""
-    state.steps.pop(0)
+    step = state.steps.pop(0)
+    if step.kind == "plot" and _upgraded_tile(state, seat, step.options[0]) == "trading_post":
+        other = "trade_finished" if action.give[0] in RAW else "trade_raw"
+        state.steps.insert(0, Step(seat, step.grant, "exchange", [other], step.source))
     for resource in action.give:
         gain(state, seat, resource, -1)
     for resource in action.get:
@@ -317,6 +363,12 @@ def _exchange(state: State, seat: int, action: Exchange, events: list[Event]) ->
     got = ", ".join(plural(r, n) for r, n in Counter(action.get).items())
     events.append(Event(f"{name(state, seat)} exchanges {given} for {got}.", seat))
     flow.start_yields(state, events)
+
+
+def _upgraded_tile(state: State, seat: int, plot_id: str) -> str | None:
+    """The tile on a plot if it is upgraded."""
+    plot = state.players[seat].plots[plot_id]
+    return plot.tile if plot.upgraded else None
 
 
 def _rules_of(state: State, seat: int) -> tuple[str, str]:

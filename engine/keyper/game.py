@@ -78,6 +78,10 @@ class KeyperGame:
         self._require_legal(state, seat, action)
         return apply_in_place(state, seat, action)
 
+    def apply_choice(self, state: State, seat: int, options: list[Action], index: int) -> list[Event]:
+        """Apply options[index] in place, where options is legal_actions(state, seat) for this very state."""
+        return apply_in_place(state, seat, options[index])
+
     def _require_legal(self, state: State, seat: int, action: Action) -> None:
         """Raise IllegalAction with the reason when the action is not among the seat's legal actions."""
         options = legal.legal_actions(state, seat)

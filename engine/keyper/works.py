@@ -51,7 +51,7 @@ def free_plots(player: Player) -> set[str]:
 
 def may_place(player: Player, tile_id: str, plot_id: str) -> bool:
     """Whether a tile fits a plot: its own area, and an empty plot or one built only once (p.15)."""
-    if plot_cell(plot_id)[0] != comps().tiles[tile_id].area:
+    if plot_id[0] != comps().tiles[tile_id].area[0]:  # f.. plots take farm tiles, v.. plots village tiles
         return False
     built = player.plots.get(plot_id)
     return built is None or built.under is None
