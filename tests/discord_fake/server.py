@@ -200,7 +200,7 @@ class InteractionRecord:
     ack_type: int | None = None
     original_message_id: str | None = None
     followup_ids: list[str] = field(default_factory=list)
-    _followed_up_defer: bool = False
+    _followed_up_defer: bool = field(default=False, repr=False)
 
     @property
     def type(self) -> int:
@@ -877,6 +877,10 @@ class FakeDiscord:
         kwargs.setdefault("application_id", self.application_id)
         return p.component(custom_id, **kwargs)
 
+    def modal_submit(self, custom_id: str, fields: Mapping[str, str], **kwargs: Any) -> dict[str, Any]:
+        kwargs.setdefault("application_id", self.application_id)
+        return p.modal_submit(custom_id, fields, **kwargs)
+
     def _fill_command(self, name: str, kwargs: dict[str, Any]) -> None:
         if "command_id" in kwargs:
             return
@@ -1014,6 +1018,8 @@ class FakeDiscord:
         gid = str(d.get("guild_id"))
         members = [{k: v for k, v in m.items() if k != "permissions"}
                    for (g, _), m in self.members.items() if g == gid]
+        if gid in self.guilds and not any(m["user"]["id"] == self.bot["id"] for m in members):
+            members.append(self._bot_member(gid))
         if d.get("user_ids"):
             wanted = {str(u) for u in d["user_ids"]}
             members = [m for m in members if m["user"]["id"] in wanted]

@@ -46,6 +46,34 @@ class Die(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"die:(?P<gam
         await interaction.response.send_message(f"{self.game}: rolled {self.face}", ephemeral=True)
 
 
+class Move(discord.ui.Modal, title="Your move"):
+    move: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Move", custom_id="move")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"you played {self.move.value}")
+
+
+class Board(discord.ui.View):
+    """Persistent buttons answering with the other response types: update (7), deferred update (6), modal (9)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Pass", custom_id="board:pass")
+    async def pass_(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.edit_message(content="passed", view=self)
+
+    @discord.ui.button(label="Score", custom_id="board:score")
+    async def score(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content="scored")
+        await interaction.followup.send("your score: 7", ephemeral=True)
+
+    @discord.ui.button(label="Move", custom_id="board:move")
+    async def move(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.send_modal(Move(custom_id="move-modal"))
+
+
 class Bot(discord.Client):
     def __init__(self, *, sync: bool = True) -> None:
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
@@ -86,6 +114,7 @@ class Bot(discord.Client):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(Die)
+        self.add_view(Board())
         if self.sync:
             await self.tree.sync()
 
@@ -161,6 +190,32 @@ async def test_button_reaches_dynamic_item_after_restart(fake: FakeDiscord, worl
         assert bot.is_ready()
     assert Die.clicks == [("keyper", 6, int(world.users["carol"]["id"]))]
     assert response.type == 4 and response.data["flags"] == 64
+    assert fake.violations == []
+
+
+async def test_update_deferred_update_and_modal(fake: FakeDiscord, world: p.World) -> None:
+    games, guild = world.channels["games"], world.guild
+    async with run_client(Bot(sync=False), fake) as bot:
+        channel = bot.get_channel(int(games["id"]))
+        assert isinstance(channel, discord.TextChannel)
+        board = fake.message((await channel.send("board", view=Board())).id)
+        assert board is not None and board.custom_ids == ["board:pass", "board:score", "board:move"]
+        clicks = {}
+        for custom_id in board.custom_ids:
+            rec = await fake.interact(fake.component(custom_id, user=world.members["bob"], channel=games,
+                                                     message=board, guild=guild))
+            clicks[custom_id] = rec
+            await fake.wait_for(lambda rec=rec: rec.acknowledged and (rec.ack_type != 6 or rec.followup_ids))
+        submit = await fake.interact(fake.modal_submit("move-modal", {"move": "build a mill"},
+                                                       user=world.members["bob"], channel=games, guild=guild))
+        answer = await fake.wait_for_response(submit.id)
+    assert {cid: rec.ack_type for cid, rec in clicks.items()} == {"board:pass": 7, "board:score": 6,
+                                                                  "board:move": 9}
+    assert [h["content"] for h in board.history] == ["board", "passed"] and board.content == "scored"
+    (secret,) = fake.followups(clicks["board:score"].id)
+    assert secret.ephemeral and secret.content == "your score: 7"
+    assert fake.interaction_responses(clicks["board:move"].id)[0].data["custom_id"] == "move-modal"
+    assert answer.data["content"] == "you played build a mill"
     assert fake.violations == []
 
 
