@@ -34,21 +34,29 @@ class Console:
 
     def players(self) -> list[Who]:
         """The seated players of the terminal game, as table users."""
+        return self._table_state()[1]
+
+    def _table_state(self) -> tuple[str | None, list[Who]]:
+        """The terminal game's status (None when there is none) and its seated players."""
         with self.table.store.transaction() as tx:
             row = tx.live_game(WHERE.guild_id, WHERE.channel_id)
-            seats = tx.seats(row.id) if row and row.id is not None else []
-            return [Who(s.user_id, s.name) for s in seats]
+            if row is None or row.id is None:
+                return None, []
+            return row.status, [Who(s.user_id, s.name) for s in tx.seats(row.id)]
 
     def ensure_game(self, names: list[str], seed: int | None) -> bool:
-        """Resume the terminal game or deal a new one; False if it could not start."""
-        if self.players():
+        """Resume the terminal game, finish dealing a lobby a killed run left behind, or deal a new one."""
+        status, seated = self._table_state()
+        if status == "active":
             self.say("Resuming the game in progress.")
             return True
         host = Who("local-1", names[0])
         options = {"seed": seed} if seed is not None else {}
-        steps = [Command(WHERE, host, "new", "keyper", options=options)]
-        steps += [Command(WHERE, Who(f"local-{i + 1}", n), "join") for i, n in enumerate(names) if i]
-        steps.append(Command(WHERE, host, "start"))
+        steps = [] if status else [Command(WHERE, host, "new", "keyper", options=options)]
+        have = {who.user_id for who in seated} | {host.user_id}
+        steps += [Command(WHERE, Who(f"local-{i}", n), "join") for i, n in enumerate(names, start=1)
+                  if f"local-{i}" not in have]
+        steps.append(Command(WHERE, seated[0] if seated else host, "start"))
         for step in steps:
             outcome = self.table.handle(step)
             if not outcome.ok:

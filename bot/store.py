@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, UniqueConstraint, event, text
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import NullPool, StaticPool
 from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, select, update
 
 DEFAULT_URL = "sqlite:///keywood.db"
@@ -110,7 +110,9 @@ def make_engine(url: str = DEFAULT_URL) -> Engine:
     if not url.startswith("sqlite"):
         engine = create_engine(url)
     else:
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 60}, poolclass=NullPool)
+        memory = ":memory:" in url or url in ("sqlite://", "sqlite:///")
+        pool = StaticPool if memory else NullPool  # one shared connection keeps an in-memory database alive
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 60}, poolclass=pool)
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
     SQLModel.metadata.create_all(engine)
@@ -210,14 +212,15 @@ class Tx:
 
     def bump_version(self, game: GameRow) -> bool:
         """Advance the version if nobody else did (optimistic check); False when the table changed."""
+        expected = game.version
         result = self.session.execute(
             update(GameRow)
-            .where(col(GameRow.id) == game.id, col(GameRow.version) == game.version)
-            .values(version=game.version + 1, updated_at=now())
+            .where(col(GameRow.id) == game.id, col(GameRow.version) == expected)
+            .values(version=expected + 1, updated_at=now())
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
             return False
-        game.version += 1
+        game.version = expected + 1  # the ORM may already have synchronised it; set, never add
         return True
 
     # seats

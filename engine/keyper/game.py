@@ -30,6 +30,7 @@ _WAITING = {
     "turn": "{names} to take a turn",
     "joiner": "{names} to join or decline",
     "yields": "{names} to choose what to take",
+    "pay": "{names} to choose how to pay",
     "fairs": "{names} to hold fairs",
     "housing": "{names} to choose which animals to let go",
     "choose_display": "{names} to choose a board display",

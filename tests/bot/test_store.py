@@ -63,9 +63,6 @@ def test_the_optimistic_version_check_refuses_a_changed_game(started: Started) -
         assert tx.bump_version(row) is True
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Tx.bump_version's ORM update already synchronises the loaded GameRow, "
-                                       "then `game.version += 1` adds one more at commit: +2 per action and the "
-                                       "snapshot's version lags the game's")
 def test_each_accepted_action_advances_the_version_by_one(started: Started) -> None:
     """games.version goes up by exactly one per accepted action and equals the snapshot's version."""
     version = started.version()
@@ -133,8 +130,6 @@ def test_make_engine_accepts_other_sqlite_urls(tmp_path: Path, monkeypatch: pyte
     assert count(target, f"SELECT count(*) FROM actions WHERE game_id = {game_id}") == 1
 
 
-@pytest.mark.xfail(strict=True, reason="bug: make_engine uses NullPool for every SQLite URL, so an in-memory "
-                                       "database vanishes with the connection that created its tables")
 def test_an_in_memory_database_works(tmp_path: Path) -> None:
     """sqlite:///:memory: keeps its tables for the store's lifetime (handy for demos and tests)."""
     store = Store("sqlite:///:memory:")

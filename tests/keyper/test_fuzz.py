@@ -67,9 +67,11 @@ class Checker:
         assert all(n >= 0 for p in state.players for n in list(p.goods.values()) + list(p.keyp.values()))
         assert all(n <= 1 for n in tile_places(state).values()), "a tile is in two places"
         assert GAME.to_act(state), "nobody can act before the end"
+        assert GAME.waiting_for(state).startswith("waiting for ")
         assert GAME.from_json(json.loads(json.dumps(GAME.to_json(state)))) == state, "JSON round trip differs"
         assert GAME.parse(state, seat, GAME.format(action)) == action, "notation does not round-trip"
         if self.steps % 25 == 0:
+            assert GAME.view(state, None)["legal"] == []
             for legal in GAME.legal_actions(state, seat):
                 assert GAME.parse(state, seat, str(legal)) == legal
 
