@@ -1,0 +1,447 @@
+"""Shared drawing helpers: the palette, Pillow's bundled font, text fitting, pills, pieces and resource icons.
+
+Everything here is deterministic and needs no files: the only font is the one Pillow ships
+(``ImageFont.load_default(size=...)``), laid out with the basic engine so glyph placement does not depend
+on whether libraqm is installed.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from functools import cache, lru_cache
+
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+
+# --- Palette -------------------------------------------------------------------------------------------
+
+BACKGROUND: RGB = (246, 241, 230)
+PANEL: RGB = (255, 252, 245)
+INK: RGB = (28, 28, 30)
+MUTED: RGB = (112, 108, 100)
+FAINT: RGB = (200, 194, 182)
+GRID: RGB = (150, 144, 132)
+HIGHLIGHT: RGB = (226, 0, 122)  # magenta: the last action's space, distinct from every keyple and player colour
+OFFER: RGB = (0, 102, 204)
+WATER: RGB = (120, 178, 222)
+WATER_DARK: RGB = (62, 120, 176)
+HULL: RGB = (122, 78, 44)
+
+# Keyple and field-border colours, with the letter printed on them for colour-blind players.
+KEYPLE_FILL: dict[str, RGB] = {
+    "blue": (126, 200, 240),  # light-blue boat people
+    "orange": (244, 137, 36),
+    "green": (146, 208, 96),  # light-green farmers
+    "brown": (132, 84, 44),
+    "black": (30, 30, 30),
+    "grey": (150, 150, 150),
+    "white": (255, 255, 255),  # generalists
+}
+COLOUR_LETTER: dict[str, str] = {
+    "blue": "B",
+    "orange": "O",
+    "green": "G",
+    "brown": "Br",
+    "black": "K",
+    "grey": "Gy",
+    "white": "W",
+}
+COLOUR_NAME: dict[str, str] = {
+    "blue": "light blue (boat people)",
+    "orange": "orange",
+    "green": "light green (farmers)",
+    "brown": "brown",
+    "black": "black",
+    "grey": "grey",
+    "white": "white (generalists)",
+}
+
+# Four fixed player colours by seat, chosen away from every keyple colour.
+PLAYER_FILL: tuple[RGB, ...] = ((200, 30, 45), (246, 196, 0), (120, 70, 180), (0, 128, 128))
+PLAYER_NAME: tuple[str, ...] = ("red", "yellow", "purple", "teal")
+
+RESOURCE_FILL: dict[str, RGB] = {
+    "clay": (214, 110, 50),
+    "log": (120, 78, 40),
+    "rock": (140, 140, 140),
+    "brick": (170, 50, 40),
+    "wood": (206, 164, 100),
+    "stone": (84, 100, 118),
+    "wheat": (234, 196, 60),
+    "chicken": (250, 250, 245),
+    "cow": (60, 60, 60),
+    "deer": (176, 100, 50),
+    "goat": (216, 204, 166),
+    "horse": (100, 60, 30),
+    "pig": (244, 160, 180),
+    "sheep": (236, 236, 220),
+    "boar": (80, 60, 50),
+    "emerald": (40, 190, 100),
+    "gold": (240, 190, 20),
+    "ruby": (200, 30, 60),
+    "sapphire": (40, 80, 200),
+}
+AREA_FILL: dict[str, RGB] = {"farm": (96, 150, 60), "village": (170, 80, 60)}
+SEASON_FILL: dict[str, RGB] = {
+    "spring": (96, 170, 80),
+    "summer": (226, 160, 20),
+    "autumn": (190, 90, 40),
+    "winter": (80, 130, 190),
+}
+
+
+def player_fill(seat: int) -> RGB:
+    """The fixed colour of a seat."""
+    return PLAYER_FILL[seat % len(PLAYER_FILL)]
+
+
+def ink_on(fill: RGB) -> RGB:
+    """Black or white, whichever reads better on a fill."""
+    r, g, b = fill
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
+
+
+def darker(fill: RGB, factor: float = 0.6) -> RGB:
+    """A darker shade of a colour."""
+    return (int(fill[0] * factor), int(fill[1] * factor), int(fill[2] * factor))
+
+
+def lighter(fill: RGB, amount: float = 0.6) -> RGB:
+    """A colour mixed towards white."""
+    return (
+        int(fill[0] + (255 - fill[0]) * amount),
+        int(fill[1] + (255 - fill[1]) * amount),
+        int(fill[2] + (255 - fill[2]) * amount),
+    )
+
+
+# --- Fonts and text ------------------------------------------------------------------------------------
+
+
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled scalable font at a pixel size, with basic (deterministic) layout."""
+    base = ImageFont.load_default(size=size)
+    if not isinstance(base, ImageFont.FreeTypeFont):  # pragma: no cover - Pillow built without FreeType
+        raise RuntimeError("Pillow needs FreeType support to render Keywood images")
+    return base.font_variant(layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=16384)
+def text_width(text: str, size: int, bold: bool = False) -> int:
+    """The advance width of a line of text in pixels."""
+    return int(font(size).getlength(text)) + (1 if bold else 0)
+
+
+@lru_cache(maxsize=8192)
+def _mask(line: str, size: int, bold: bool) -> Image.Image:
+    """The antialiased coverage of a line of text, rendered once and reused; bold is two copies a pixel apart."""
+    face = font(size)
+    left, top, right, bottom = (int(v) for v in face.getbbox(line, anchor="la"))
+    mask = Image.new("L", (max(1, right - left + (1 if bold else 0)), max(1, bottom - top)), 0)
+    pen = ImageDraw.Draw(mask)
+    pen.text((-left, -top), line, fill=255, font=face, anchor="la")
+    if bold:
+        shifted = Image.new("L", mask.size, 0)
+        ImageDraw.Draw(shifted).text((1 - left, -top), line, fill=255, font=face, anchor="la")
+        mask = ImageChops.lighter(mask, shifted)
+    return mask
+
+
+@lru_cache(maxsize=16384)
+def _offset(line: str, size: int, anchor: str) -> tuple[int, int]:
+    """Where a line's ink starts relative to its anchor point."""
+    left, top, _, _ = font(size).getbbox(line, anchor=anchor)
+    return int(left), int(top)
+
+
+def text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    line: str,
+    size: int,
+    fill: RGB = INK,
+    *,
+    bold: bool = False,
+    anchor: str = "la",
+) -> int:
+    """Draw one line of text at xy with a Pillow anchor ('la', 'mm', 'rm', ...); returns its width.
+
+    Bold is the same glyphs drawn twice a pixel apart. Rendered lines are cached, so repeated labels cost
+    one paste.
+    """
+    if not line:
+        return 0
+    dx, dy = _offset(line, size, anchor)
+    x, y = int(round(xy[0])) + dx, int(round(xy[1])) + dy
+    draw.bitmap((x, y), _mask(line, size, bold), fill=fill)
+    return text_width(line, size, bold)
+
+
+def wrap(line: str, size: int, width: int, *, bold: bool = False) -> list[str]:
+    """Break text into lines no wider than width, breaking only between words (a long word stays whole)."""
+    lines: list[str] = []
+    current = ""
+    for word in line.split():
+        candidate = f"{current} {word}" if current else word
+        if current and text_width(candidate, size, bold) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    if current:
+        lines.append(current)
+    return lines
+
+
+def ellipsize(line: str, size: int, width: int, *, bold: bool = False) -> str:
+    """Shorten a line with '...' until it fits width."""
+    if text_width(line, size, bold) <= width:
+        return line
+    while line and text_width(line + "...", size, bold) > width:
+        line = line[:-1]
+    return line.rstrip() + "..."
+
+
+@lru_cache(maxsize=4096)
+def fit(line: str, width: int, height: int, max_size: int, min_size: int, bold: bool = False) -> tuple[int, list[str]]:
+    """The largest size in [min_size, max_size] at which the text wraps into the box, and its lines.
+
+    At min_size the text is cut to the lines that fit, the last one ellipsized.
+    """
+    for size in range(max_size, min_size - 1, -1):
+        lines = wrap(line, size, width, bold=bold)
+        if len(lines) * line_height(size) <= height and all(text_width(x, size, bold) <= width for x in lines):
+            return size, lines
+    lines = wrap(line, min_size, width, bold=bold)
+    keep = max(1, height // line_height(min_size))
+    cut = lines[:keep]
+    last = " ".join(lines[keep - 1 :]) if len(lines) > keep else cut[-1]
+    cut[-1] = ellipsize(last, min_size, width, bold=bold)
+    return min_size, cut
+
+
+def line_height(size: int) -> int:
+    """The distance between baselines of wrapped lines."""
+    return int(size * 1.12) + 1
+
+
+def text_box(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    line: str,
+    max_size: int,
+    min_size: int,
+    fill: RGB = INK,
+    *,
+    bold: bool = False,
+    align: str = "center",
+    valign: str = "middle",
+) -> int:
+    """Draw text fitted into a box (x0, y0, x1, y1), centred or left-aligned; returns the size used."""
+    x0, y0, x1, y1 = box
+    size, lines = fit(line, x1 - x0, y1 - y0, max_size, min_size, bold)
+    total = len(lines) * line_height(size)
+    y = y0 + {"top": 0, "middle": (y1 - y0 - total) // 2, "bottom": y1 - y0 - total}[valign]
+    for ln in lines:
+        if align == "center":
+            text(draw, ((x0 + x1) / 2, y), ln, size, fill, bold=bold, anchor="ma")
+        else:
+            text(draw, (x0, y), ln, size, fill, bold=bold, anchor="la")
+        y += line_height(size)
+    return size
+
+
+def pill(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    label: str,
+    size: int,
+    fill: RGB,
+    *,
+    ink: RGB | None = None,
+    outline: RGB | None = None,
+    bold: bool = True,
+    pad: int = 8,
+    anchor: str = "l",
+) -> int:
+    """A rounded label; xy is its left (anchor 'l'), centre ('m') or right ('r') edge at mid-height.
+
+    Returns the pill's width.
+    """
+    w = text_width(label, size, bold) + 2 * pad
+    h = size + pad
+    x, y = xy
+    x0 = {"l": x, "m": x - w / 2, "r": x - w}[anchor]
+    draw.rounded_rectangle((x0, y - h / 2, x0 + w, y + h / 2), radius=h // 2, fill=fill, outline=outline, width=2)
+    text(draw, (x0 + w / 2, y), label, size, ink or ink_on(fill), bold=bold, anchor="mm")
+    return w
+
+
+def pill_width(label: str, size: int, *, bold: bool = True, pad: int = 8) -> int:
+    """The width pill() would draw."""
+    return text_width(label, size, bold) + 2 * pad
+
+
+def colour_tag(draw: ImageDraw.ImageDraw, xy: tuple[float, float], colour: str, size: int = 13) -> int:
+    """A keyple colour's swatch with its letter (B, O, G, Br, K, Gy, W); xy is the top-left corner."""
+    fill = KEYPLE_FILL[colour]
+    label = COLOUR_LETTER[colour]
+    w = max(size + 8, text_width(label, size, True) + 8)
+    h = size + 6
+    x, y = xy
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=4, fill=fill, outline=INK, width=1)
+    text(draw, (x + w / 2, y + h / 2), label, size, ink_on(fill), bold=True, anchor="mm")
+    return w
+
+
+def dashed_rectangle(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fill: RGB, width: int = 3, dash: int = 10
+) -> None:
+    """A rectangle outline drawn in dashes."""
+    x0, y0, x1, y1 = box
+    for x in range(x0, x1, dash * 2):
+        draw.line((x, y0, min(x + dash, x1), y0), fill=fill, width=width)
+        draw.line((x, y1, min(x + dash, x1), y1), fill=fill, width=width)
+    for y in range(y0, y1, dash * 2):
+        draw.line((x0, y, x0, min(y + dash, y1)), fill=fill, width=width)
+        draw.line((x1, y, x1, min(y + dash, y1)), fill=fill, width=width)
+
+
+def shape(
+    draw: ImageDraw.ImageDraw, points: Sequence[tuple[float, float]], fill: RGB, edge: RGB, width: int = 2
+) -> None:
+    """A filled polygon with an outline; thick outlines are drawn as a closed line.
+
+    (Pillow's own thick polygon outline allocates a mask the size of the whole image on every call.)
+    """
+    draw.polygon(list(points), fill=fill, outline=edge, width=1)
+    if width > 1:
+        draw.line([*points, points[0]], fill=edge, width=width, joint="curve")
+
+
+# --- Pieces --------------------------------------------------------------------------------------------
+
+
+def _meeple(cx: float, cy: float, h: float) -> tuple[list[tuple[float, float]], tuple[float, float, float]]:
+    """An upright keyple's body polygon and head circle (centre x, centre y, radius), centred on (cx, cy)."""
+    top = cy - h / 2
+    r = h * 0.19
+    head = (cx, top + r, r)
+    w = h * 0.8
+    neck = top + 2 * r - 1
+    bottom = cy + h / 2
+    body = [
+        (cx - w * 0.2, neck),
+        (cx + w * 0.2, neck),
+        (cx + w * 0.5, neck + h * 0.14),
+        (cx + w * 0.5, neck + h * 0.26),
+        (cx + w * 0.32, neck + h * 0.3),
+        (cx + w * 0.42, bottom),
+        (cx - w * 0.42, bottom),
+        (cx - w * 0.32, neck + h * 0.3),
+        (cx - w * 0.5, neck + h * 0.26),
+        (cx - w * 0.5, neck + h * 0.14),
+    ]
+    return body, head
+
+
+def keyple(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, colour: str, *, lying: bool = False, letter: bool = True
+) -> None:
+    """A keyple centred on (cx, cy), h pixels tall standing, with its colour letter; lying ones lie on their side."""
+    fill = KEYPLE_FILL[colour]
+    edge = INK
+    body, (hx, hy, r) = _meeple(cx, cy, h)
+    if lying:  # a quarter turn about the centre: the head points left
+        body = [(cx + (y - cy), cy - (x - cx)) for x, y in body]
+        hx, hy = cx + (hy - cy), cy - (hx - cx)
+    shape(draw, body, fill, edge)
+    draw.ellipse((hx - r, hy - r, hx + r, hy + r), fill=fill, outline=edge, width=2)
+    if letter:
+        label = COLOUR_LETTER[colour]
+        size = max(10, int(h * (0.36 if len(label) == 1 else 0.32)))
+        lx, ly = (cx + h * 0.14, cy) if lying else (cx, cy + h * 0.17)
+        text(draw, (lx, ly), label, size, ink_on(fill), bold=True, anchor="mm")
+
+
+def keyple_width(h: float, lying: bool) -> float:
+    """The horizontal room a keyple of height h takes."""
+    return h if lying else h * 0.8
+
+
+def keyper(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, seat: int, initial: str) -> None:
+    """A player's keyper: a tall crowned piece in the player's colour with the player's initial."""
+    fill = player_fill(seat)
+    w = h * 0.62
+    top = cy - h / 2
+    crown = top + h * 0.28
+    shape(
+        draw,
+        [
+            (cx - w * 0.5, cy + h / 2),
+            (cx - w * 0.34, crown),
+            (cx - w * 0.5, top + h * 0.06),
+            (cx - w * 0.2, top + h * 0.18),
+            (cx, top),
+            (cx + w * 0.2, top + h * 0.18),
+            (cx + w * 0.5, top + h * 0.06),
+            (cx + w * 0.34, crown),
+            (cx + w * 0.5, cy + h / 2),
+        ],
+        fill,
+        INK,
+    )
+    text(draw, (cx, cy + h * 0.12), initial, max(10, int(h * 0.34)), ink_on(fill), bold=True, anchor="mm")
+
+
+def resource_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, resource: str) -> None:
+    """A resource's icon: raw a cube, finished a striped block, wheat a sheaf, an animal a disc, a gem a diamond."""
+    fill = RESOURCE_FILL.get(resource, FAINT)
+    edge = INK
+    if resource in ("clay", "log", "rock"):
+        draw.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=max(1, r / 4), fill=fill, outline=edge, width=1)
+    elif resource in ("brick", "wood", "stone"):
+        draw.rectangle((cx - r, cy - r * 0.75, cx + r, cy + r * 0.75), fill=fill, outline=edge, width=1)
+        draw.line((cx - r, cy, cx + r, cy), fill=darker(fill), width=1)
+    elif resource == "wheat":
+        draw.ellipse((cx - r * 0.55, cy - r, cx + r * 0.55, cy + r), fill=fill, outline=edge, width=1)
+        draw.line((cx, cy - r * 0.7, cx, cy + r * 0.9), fill=darker(fill), width=1)
+    elif resource in ("emerald", "gold", "ruby", "sapphire"):
+        draw.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=fill, outline=edge, width=1)
+    else:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=edge, width=1)
+
+
+# --- Output --------------------------------------------------------------------------------------------
+
+
+PNG_LEVEL = 3  # zlib level: 3 is within a few percent of 6 in size and three times faster here
+
+
+def canvas(width: int, height: int, fill: RGB = BACKGROUND) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A new RGB image and its drawing context."""
+    image = Image.new("RGB", (width, height), fill)
+    return image, ImageDraw.Draw(image)
+
+
+def to_png(image: Image.Image) -> bytes:
+    """Encode as a 256-colour PNG: fast, small and deterministic for a given image.
+
+    The palette comes from a sample of every fourth pixel each way (flat fills dominate these images), then
+    every pixel takes its nearest palette colour without dithering.
+    """
+    sample = image.resize((max(1, image.width // 4), max(1, image.height // 4)), Image.Resampling.NEAREST)
+    palette = sample.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    indexed.save(out, format="PNG", compress_level=PNG_LEVEL)
+    return out.getvalue()
+
+
+def spread(count: int, start: float, end: float) -> Sequence[float]:
+    """Centres of count equal slots between start and end."""
+    step = (end - start) / max(1, count)
+    return [start + step * (i + 0.5) for i in range(count)]
