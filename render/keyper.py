@@ -1,0 +1,814 @@
+"""The Keyper table as a PNG: a pure function of the engine's public view.
+
+``render(view)`` draws the status banner, every country board in play, the country-tile display and the
+season's boats, then one panel per player; ``render_scoreboard(scoreboard)`` draws the score breakdown.
+Only public information is read; ``render`` refuses a private view with ``ValueError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache, lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine.core import Scoreboard
+from engine.keyper.components import Components, Display, default
+from engine.keyper.vocab import ANIMALS, COLOURS, FINISHED, FINISHED_OF_RAW, GEMS, RAW, SEASONS, WHEAT
+from render import draw as d
+
+View = Mapping[str, Any]
+Box = tuple[int, int, int, int]
+
+WIDTH = 1600
+MARGIN = 16
+GAP = 16
+SIZES = ("full", "compact")
+
+CELL = 90  # a country-board field
+BOARD_PAD = 10
+BOARD_W = 4 * CELL + 2 * BOARD_PAD
+BOARD_H = 44 + 4 * CELL + BOARD_PAD
+PLOT_W, PLOT_H = 94, 66
+PANEL_W = (WIDTH - 2 * MARGIN - GAP) // 2
+
+PHASE_LABEL = {
+    "turn": "Playing",
+    "joiner": "Joiner offer",
+    "pay": "Paying",
+    "yields": "Taking yields",
+    "fairs": "Holding fairs",
+    "housing": "Housing animals",
+    "choose_display": "Choosing displays",
+    "rest": "Resting keyples",
+    "game_over": "Game over",
+}
+
+# Phases inside one player's turn: the active seat's panel says so while someone else decides.
+TURN_PHASES = ("turn", "joiner", "yields", "pay")
+
+# Short labels for the country-board fields; resource fields are labelled with their resource.
+FIELD_LABEL = {
+    "keyp": "Keyp",
+    "river": "River",
+    "country_tile": "Country tile",
+    "convert_clay": "Clay to brick",
+    "convert_log": "Log to wood",
+    "convert_rock": "Rock to stone",
+    "trade_raw": "Trade raw",
+    "trade_finished": "Trade finished",
+    "build": "Build",
+    "discount_build": "Discount build",
+    "upgrade": "Upgrade",
+}
+
+# Stores, in the order and rows a player panel shows them.
+STORE_ROWS: tuple[tuple[str, ...], ...] = (RAW + FINISHED + (WHEAT,), ANIMALS, GEMS)
+COST_LABEL = {"any_raw": "any raw", "any_finished": "any finished", "any_gem": "any gem"}
+
+
+# --- The guard -----------------------------------------------------------------------------------------
+
+
+def check_public(view: View) -> None:
+    """Raise ValueError unless view is the engine's public view (no viewer, no hidden fairs, rng or bag order)."""
+    if view.get("viewer") is not None:
+        raise ValueError(f"render needs the public view, not seat {view['viewer']}'s view")
+    if "rng" in view:
+        raise ValueError("render needs the public view: this one carries the random generator")
+    if isinstance(view.get("bag"), list) or isinstance(view.get("stacks"), list):
+        raise ValueError("render needs the public view: this one shows the bag's contents")
+    for player in view.get("players", []):
+        if isinstance(player.get("hidden_fairs"), list) or isinstance(player.get("chosen_display"), str):
+            raise ValueError(f"render needs the public view: {player.get('name')}'s hidden choices are visible")
+
+
+# --- Entry points --------------------------------------------------------------------------------------
+
+
+def render(public_view: View, *, highlight: str | None = None, size: str = "full") -> bytes:
+    """The table as PNG bytes; size 'full' (everything) or 'compact' (no player panels).
+
+    highlight names a space to outline as the last action: '2.pig' on board 2, or a plot like 'v3' of the
+    active player. Raises ValueError on a private view, an unknown size or a highlight naming no space.
+    """
+    check_public(public_view)
+    if size not in SIZES:
+        raise ValueError(f"unknown size '{size}'; known: {', '.join(SIZES)}")
+    view = public_view
+    mark = _parse_highlight(view, highlight)
+    comps = default()
+    players = view["players"]
+    header_h = _header_height(view)
+    boards_h = BOARD_H
+    market_h = 32 + 132 + 16 + 62
+    panels_h = 0 if size == "compact" else _panels_height(view)
+    legend_h = LEGEND_H + 2
+    height = MARGIN + header_h + GAP + boards_h + GAP + market_h + GAP + panels_h + legend_h + MARGIN
+    image, draw = d.canvas(WIDTH, height)
+    y = MARGIN
+    _header(draw, view, y)
+    y += header_h + GAP
+    _boards(image, draw, view, comps, y, mark)
+    y += boards_h + GAP
+    _market(draw, view, comps, y)
+    y += market_h + GAP
+    if size == "full":
+        rows = (len(players) + 1) // 2
+        row_h = _panel_height(view)
+        for seat in range(len(players)):
+            px = MARGIN + (seat % 2) * (PANEL_W + GAP)
+            py = y + (seat // 2) * (row_h + GAP)
+            _player_panel(draw, view, comps, seat, (px, py, px + PANEL_W, py + row_h), mark)
+        y += rows * (row_h + GAP)
+    image.paste(_legend(), (MARGIN, y))
+    return d.to_png(image)
+
+
+def render_scoreboard(scoreboard: Scoreboard) -> bytes:
+    """The scoreboard as PNG bytes: players best first, each with their score lines and total."""
+    width = 1000
+    row_heights = [72 + 30 * ((len(p.lines) + 1) // 2) + 12 for p in scoreboard.players]
+    tie_lines = d.wrap("Tie-break: " + scoreboard.tie_break, 20, width - 2 * 28) if scoreboard.tie_break else []
+    height = 28 + 56 + sum(h + 14 for h in row_heights) + 30 * len(tie_lines) + 28
+    image, draw = d.canvas(width, height)
+    title = "Final score" if scoreboard.final else "Score so far"
+    d.text(draw, (28, 28), title, 38, bold=True)
+    y = 28 + 60
+    for rank, (player, row_h) in enumerate(zip(scoreboard.players, row_heights, strict=True), start=1):
+        fill = d.player_fill(player.seat)
+        draw.rounded_rectangle((28, y, width - 28, y + row_h), radius=12, fill=d.PANEL, outline=d.GRID, width=2)
+        draw.rounded_rectangle((28, y, width - 28, y + 56), radius=12, fill=fill, corners=(True, True, False, False))
+        ink = d.ink_on(fill)
+        d.text(draw, (48, y + 28), f"{rank}.", 30, ink, bold=True, anchor="lm")
+        d.text(draw, (100, y + 28), player.name, 30, ink, bold=True, anchor="lm")
+        points = f"{player.total} point{'' if player.total == 1 else 's'}"
+        d.text(draw, (width - 48, y + 28), points, 30, ink, bold=True, anchor="rm")
+        for i, score in enumerate(player.lines):
+            lx = 56 + (i % 2) * (width - 56 * 2) // 2
+            ly = y + 72 + 30 * (i // 2)
+            label = d.ellipsize(score.label, 20, (width - 56 * 2) // 2 - 80)
+            d.text(draw, (lx, ly), label, 20, d.INK)
+            d.text(draw, (lx + (width - 56 * 2) // 2 - 24, ly), str(score.points), 20, d.INK, bold=True, anchor="ra")
+        if not player.lines:
+            d.text(draw, (56, y + 72), "no points yet", 20, d.MUTED)
+        y += row_h + 14
+    for line in tie_lines:
+        d.text(draw, (28, y), line, 20, d.MUTED)
+        y += 30
+    return d.to_png(image)
+
+
+# --- Highlight -----------------------------------------------------------------------------------------
+
+
+def _parse_highlight(view: View, highlight: str | None) -> tuple[int | None, str] | None:
+    """(board number or None for a plot of the active seat, space id); raises ValueError if no such space."""
+    if highlight is None:
+        return None
+    if "." in highlight:
+        number, _, field_id = highlight.partition(".")
+        boards = {b["number"]: b for b in view["boards"]}
+        if not number.isdigit() or int(number) not in boards:
+            raise ValueError(f"highlight '{highlight}' names no board in play")
+        if field_id not in {f.id for f in _display(boards[int(number)]["display"]).fields}:
+            raise ValueError(f"highlight '{highlight}' names no field of board {number}")
+        return int(number), field_id
+    if highlight in _plot_ids():
+        return None, highlight
+    raise ValueError(f"highlight '{highlight}' is neither a field like '2.pig' nor a plot like 'v3'")
+
+
+@cache
+def _plot_ids() -> tuple[str, ...]:
+    """Every plot id: f1..f8 then v1..v12."""
+    board = default().player_board
+    farm = board.farm_rows * board.farm_cols
+    village = board.village_rows * board.village_cols
+    return tuple(f"f{i}" for i in range(1, farm + 1)) + tuple(f"v{i}" for i in range(1, village + 1))
+
+
+@cache
+def _display(display_id: str) -> Display:
+    """A display by id."""
+    return default().display(display_id)
+
+
+# --- Header --------------------------------------------------------------------------------------------
+
+
+def _header_height(view: View) -> int:
+    """Height of the status banner: two lines, plus one for an open joiner offer, payment or pending yield."""
+    return 132 if view.get("offer") or view.get("payment") or view.get("steps") else 92
+
+
+def _name(view: View, seat: int) -> str:
+    """A seat's player name."""
+    return str(view["players"][seat]["name"])
+
+
+def _header(draw: ImageDraw.ImageDraw, view: View, y: int) -> None:
+    """Season, turn, phase and whom we wait for; the last action; the open joiner offer or yield."""
+    season = str(view.get("season_name", SEASONS[view["season"]]))
+    x = MARGIN
+    draw.rounded_rectangle((x, y, WIDTH - MARGIN, y + _header_height(view)), radius=14, fill=d.PANEL,
+                           outline=d.GRID, width=2)
+    x += 14
+    x += d.pill(draw, (x, y + 26), season.upper(), 28, d.SEASON_FILL.get(season, d.MUTED), pad=12) + 12
+    phase = str(view.get("phase", ""))
+    x += d.pill(draw, (x, y + 26), f"Turn {view.get('turn', 1)}", 22, d.INK, pad=10) + 12
+    x += d.pill(draw, (x, y + 26), PHASE_LABEL.get(phase, phase), 22, d.lighter(d.INK, 0.85), pad=10) + 16
+    waiting = str(view.get("waiting_for", ""))
+    waiting = waiting[:1].upper() + waiting[1:]
+    right = WIDTH - MARGIN - 14
+    tiles = f"Bag: {view.get('bag', 0)} tiles"
+    d.text(draw, (right, y + 26), tiles, 20, d.MUTED, anchor="rm")
+    right -= d.text_width(tiles, 20) + 20
+    d.text(draw, (x, y + 26), d.ellipsize(waiting, 24, right - x, bold=True), 24, d.INK, bold=True, anchor="lm")
+    ly = y + 68
+    d.text(draw, (MARGIN + 16, ly), "Last action:", 22, d.MUTED, anchor="lm")
+    last = str(view.get("last_action") or "")
+    if last:
+        d.pill(draw, (MARGIN + 150, ly), d.ellipsize(last, 22, WIDTH - 2 * MARGIN - 200), 22, (255, 230, 244),
+               ink=d.INK, outline=d.HIGHLIGHT, pad=10)
+    else:
+        d.text(draw, (MARGIN + 156, ly), "none yet", 22, d.MUTED, anchor="lm")
+    offer = view.get("offer")
+    oy = y + 108
+    if offer:
+        asked = offer["candidates"][offer["index"]:]
+        names = [_name(view, s) for s in asked]
+        queue = f", then {', '.join(names[1:])}" if len(names) > 1 else ""
+        colour = str(offer["colour"])
+        x = MARGIN + 16
+        x += d.text(draw, (x, oy), "Joiner offer:", 22, d.OFFER, bold=True, anchor="lm") + 10
+        x += d.colour_tag(draw, (x, oy - 10), colour, 14) + 8
+        line = f"{colour} keyples may join {offer['board']}.{offer['field']} - asking {names[0] if names else '?'}"
+        d.text(draw, (x, oy), line + queue, 22, d.INK, anchor="lm")
+    elif view.get("payment"):
+        pay = view["payment"]
+        tile = default().tiles.get(str(pay.get("tile")))
+        what = f"{pay.get('effect', 'build')} of {tile.name}" if tile else str(pay.get("effect", "build"))
+        items = ", ".join(str(i) for i in pay.get("items", [])) or "nothing"
+        line = f"{_name(view, pay['seat'])} pays for the {what} on {pay.get('plot', '?')}; still to pay: {items}"
+        x = MARGIN + 16
+        x += d.text(draw, (x, oy), "Payment:", 22, d.OFFER, bold=True, anchor="lm") + 10
+        d.text(draw, (x, oy), d.ellipsize(line, 22, WIDTH - MARGIN - 16 - x), 22, d.INK, anchor="lm")
+    elif view.get("steps"):
+        step = view["steps"][0]
+        options = " / ".join(str(o) for o in step["options"])
+        line = f"{_name(view, step['seat'])} chooses {options} ({step['source']})"
+        more = len(view["steps"]) - 1
+        if more:
+            line += f"; {more} more unit{'s' if more > 1 else ''} to take"
+        x = MARGIN + 16
+        x += d.text(draw, (x, oy), "Yield:", 22, d.OFFER, bold=True, anchor="lm") + 10
+        d.text(draw, (x, oy), d.ellipsize(line, 22, WIDTH - MARGIN - 16 - x), 22, d.INK, anchor="lm")
+
+
+# --- Country boards ------------------------------------------------------------------------------------
+
+
+def _boards(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, comps: Components, y: int,
+            mark: tuple[int | None, str] | None) -> None:
+    """Every country board in play, side by side and centred."""
+    boards = view["boards"]
+    total = len(boards) * BOARD_W + (len(boards) - 1) * GAP
+    x = (WIDTH - total) // 2
+    offer = view.get("offer")
+    for board in boards:
+        hl = mark[1] if mark and mark[0] == board["number"] else None
+        offered = str(offer["field"]) if offer and offer["board"] == board["number"] else None
+        image.paste(_board_face(int(board["number"]), str(board["display"])), (x, y))
+        _board(draw, view, comps, board, x, y, hl, offered)
+        x += BOARD_W + GAP
+
+
+def _field_boxes(display_id: str, x: int, y: int) -> list[tuple[str, str, Box]]:
+    """(field id, kind, box) for every field of a display drawn with its board's top-left corner at (x, y)."""
+    gx, gy = x + BOARD_PAD, y + 44
+    found = []
+    for f in _display(display_id).fields:
+        rows = [c[0] for c in f.cells]
+        cols = [c[1] for c in f.cells]
+        box = (gx + min(cols) * CELL, gy + min(rows) * CELL, gx + (max(cols) + 1) * CELL, gy + (max(rows) + 1) * CELL)
+        found.append((f.id, f.kind, box))
+    return found
+
+
+@lru_cache(maxsize=64)
+def _board_face(number: int, display_id: str) -> Image.Image:
+    """What never changes on a board showing a display: frame, title, field colours, letters, icons and water.
+
+    Drawn once per (board, display) and pasted; labels, pieces and boats are drawn on top each time.
+    """
+    image, draw = d.canvas(BOARD_W + 1, BOARD_H + 1)
+    draw.rounded_rectangle((0, 0, BOARD_W, BOARD_H), radius=14, fill=d.PANEL, outline=d.GRID, width=2)
+    title = f"Board {number}"
+    d.text(draw, (14, 22), title, 24, bold=True, anchor="lm")
+    d.text(draw, (14 + d.text_width(title, 24, True) + 10, 22), display_id, 17, d.MUTED, anchor="lm")
+    comps = default()
+    for _, kind, box in _field_boxes(display_id, 0, 0):
+        if kind == "river":
+            _river_face(draw, box)
+        elif kind == "keyp":
+            _keyp_face(draw, box)
+        else:
+            _field_face(draw, comps, box, kind)
+    return image
+
+
+def _board(draw: ImageDraw.ImageDraw, view: View, comps: Components, board: Mapping[str, Any], x: int, y: int,
+           hl: str | None, offered: str | None) -> None:
+    """A board's changing parts: who claimed it, labels, keyper, boat, keyples and the outlines."""
+    keyper = board.get("keyper")
+    if keyper is not None:
+        d.pill(draw, (x + BOARD_W - 12, y + 22), _name(view, keyper), 18, d.player_fill(keyper), anchor="r")
+    else:
+        d.pill(draw, (x + BOARD_W - 12, y + 22), "unclaimed", 16, d.lighter(d.GRID, 0.6), ink=d.MUTED,
+               bold=False, anchor="r")
+    spaces = board.get("spaces", {})
+    late: list[Box] = []
+    season = str(view.get("season_name", "spring"))
+    for field_id, kind, box in _field_boxes(str(board["display"]), x, y):
+        keyples = spaces.get(field_id, [])
+        if kind == "river":
+            _river(draw, box, board.get("boat"), keyples, season, comps)
+        elif kind == "keyp":
+            _keyp_field(draw, view, box, keyper)
+        else:
+            _field(draw, box, kind, keyples)
+        if field_id == offered:
+            d.dashed_rectangle(draw, (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3), d.OFFER, width=4, dash=8)
+        if field_id == hl:
+            late.append(box)
+    for box in late:  # outlines go on top of the neighbouring cells
+        draw.rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), outline=d.HIGHLIGHT, width=6)
+
+
+def _field_face(draw: ImageDraw.ImageDraw, comps: Components, box: Box, kind_name: str) -> None:
+    """A field's fixed look: tinted by its border colour, with the colour letter and its resource icons."""
+    kind = comps.field_kinds[kind_name]
+    x0, y0, x1, y1 = box
+    colour = kind.colour
+    if colour:
+        border = d.KEYPLE_FILL[colour]
+        draw.rectangle(box, fill=d.lighter(border, 0.78), outline=d.darker(border, 0.85) if colour == "white"
+                       else border, width=1)
+        draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=border if colour != "white" else d.GRID, width=6)
+        d.colour_tag(draw, (x0 + 5, y0 + 5), colour, 13)
+    else:
+        draw.rectangle(box, fill=(250, 248, 242), outline=d.GRID, width=1)
+        draw.rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), outline=d.FAINT, width=2)
+    resources = _field_resources(kind.category, kind.resource)
+    for i, res in enumerate(reversed(resources)):
+        d.resource_icon(draw, x1 - 17 - i * 20, y0 + 15, 8, res)
+
+
+def _field(draw: ImageDraw.ImageDraw, box: Box, kind_name: str, keyples: Sequence[Mapping[str, Any]]) -> None:
+    """A field's label, centred when empty and above the keyples otherwise, and its keyples."""
+    x0, y0, x1, y1 = box
+    label = FIELD_LABEL.get(kind_name, kind_name.replace("_", " ").capitalize())
+    if keyples:
+        d.text_box(draw, (x0 + 6, y0 + 23, x1 - 6, y0 + 57), label, 16, 11, bold=True)
+        _keyples_row(draw, keyples, (x0 + 5, y0 + 57, x1 - 5, y1 - 4), 31)
+    else:
+        d.text_box(draw, (x0 + 7, y0 + 26, x1 - 7, y1 - 10), label, 18, 12, bold=True)
+
+
+def _field_resources(category: str, resource: str | None) -> list[str]:
+    """The resource icons a field shows: what it gives, or what it converts and into what."""
+    if category == "resource" and resource:
+        return [resource]
+    if category == "convert" and resource:
+        return [resource, FINISHED_OF_RAW[resource]]
+    return []
+
+
+def _keyples_row(draw: ImageDraw.ImageDraw, keyples: Sequence[Mapping[str, Any]], box: Box, h: int) -> None:
+    """Keyples side by side, centred in a box, shrinking when many."""
+    if not keyples:
+        return
+    x0, y0, x1, y1 = box
+    widths = [d.keyple_width(h, bool(k.get("lying"))) for k in keyples]
+    gap = 4
+    scale = min(1.0, (x1 - x0) / (sum(widths) + gap * (len(keyples) - 1)))
+    hh = h * scale
+    x = (x0 + x1) / 2 - (sum(widths) + gap * (len(keyples) - 1)) * scale / 2
+    cy = (y0 + y1) / 2
+    for k, w in zip(keyples, widths, strict=True):
+        lying = bool(k.get("lying"))
+        ky = cy + (hh * 0.18 if lying else 0)
+        d.keyple(draw, x + w * scale / 2, ky, hh, str(k["colour"]), lying=lying)
+        x += (w + gap) * scale
+
+
+def _river_face(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """The double river field's water, waves, colour letter and name."""
+    x0, y0, x1, y1 = box
+    draw.rectangle(box, fill=d.WATER, outline=d.GRID, width=1)
+    draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=d.KEYPLE_FILL["blue"], width=6)
+    for wy in range(y0 + 16, y1 - 6, 18):
+        for wx in range(x0 + 12, x1 - 20, 24):
+            draw.arc((wx, wy, wx + 12, wy + 8), 200, 340, fill=d.WATER_DARK, width=2)
+    d.colour_tag(draw, (x0 + 5, y0 + 5), "blue", 13)
+    d.text(draw, (x0 + 34, y0 + 14), "River", 16, d.INK, bold=True, anchor="lm")
+
+
+def _river(draw: ImageDraw.ImageDraw, box: Box, boat: str | None, keyples: Sequence[Mapping[str, Any]],
+           season: str, comps: Components) -> None:
+    """The river's boat with its id and two resources, and the keyples on it."""
+    x0, y0, x1, y1 = box
+    wide = x1 - x0 > y1 - y0
+    if keyples:
+        kbox = (x1 - 70, y0 + 26, x1 - 6, y1 - 6) if wide else (x0 + 6, y1 - 44, x1 - 6, y1 - 8)
+        _keyples_row(draw, keyples, kbox, 32)
+    if not boat:
+        cx = (x0 + x1) / 2 - (34 if wide and keyples else 0)
+        d.pill(draw, (cx, (y0 + y1) / 2 + 8), "no boat", 14, (255, 255, 255), ink=d.WATER_DARK, pad=6, anchor="m")
+        return
+    bx1 = x1 - 76 if wide and keyples else x1 - 8
+    by1 = y1 - 8 if wide or not keyples else y1 - 48
+    _boat(draw, (x0 + 8, y0 + 28, bx1, by1), boat, season, comps)
+
+
+def _boat(draw: ImageDraw.ImageDraw, box: Box, boat: str, season: str, comps: Components) -> None:
+    """A boat tile: hull with its number, and its two resources for the season."""
+    x0, y0, x1, y1 = box
+    cx = (x0 + x1) / 2
+    hull_w = min(x1 - x0, 120)
+    hy = y0 + 4
+    d.shape(draw, [(cx - hull_w / 2, hy), (cx + hull_w / 2, hy), (cx + hull_w / 2 - 14, hy + 24),
+                   (cx - hull_w / 2 + 14, hy + 24)], d.HULL, d.INK)
+    d.text(draw, (cx, hy + 12), _boat_label(boat), 15, (255, 255, 255), bold=True, anchor="mm")
+    resources = _boat_resources(boat, season, comps)
+    ry = hy + 40
+    if y1 - ry < 20:
+        return
+    card = (255, 255, 255)
+    if x1 - x0 >= 150:  # side by side
+        draw.rounded_rectangle((x0 + 2, ry - 12, x1 - 2, ry + 12), radius=8, fill=card, outline=d.WATER_DARK)
+        for res, rx in zip(resources, d.spread(2, x0, x1), strict=True):
+            d.resource_icon(draw, rx - 28, ry, 8, res)
+            d.text(draw, (rx - 16, ry), res, 15, d.INK, bold=True, anchor="lm")
+    else:
+        draw.rounded_rectangle((x0 - 2, ry - 12, x1 + 2, ry + 34), radius=8, fill=card, outline=d.WATER_DARK)
+        for i, res in enumerate(resources):
+            d.resource_icon(draw, x0 + 10, ry + i * 22, 8, res)
+            d.text(draw, (x0 + 22, ry + i * 22), res, 15, d.INK, bold=True, anchor="lm")
+
+
+def _boat_label(boat: str) -> str:
+    """'boat-3' as 'Boat 3'."""
+    return boat.replace("boat-", "Boat ")
+
+
+def _boat_resources(boat: str, season: str, comps: Components) -> tuple[str, str]:
+    """The two resources a boat shows in a season."""
+    return comps.boats[boat].side_for(season).resources
+
+
+def _keyp_face(draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """The keyp field's frame and name."""
+    x0, y0, x1, y1 = box
+    draw.rectangle(box, fill=(236, 230, 214), outline=d.GRID, width=1)
+    draw.rectangle((x0 + 5, y0 + 5, x1 - 5, y1 - 5), outline=d.INK, width=2)
+    d.text(draw, ((x0 + x1) / 2, y0 + 18), "KEYP", 16, d.INK, bold=True, anchor="mm")
+
+
+def _keyp_field(draw: ImageDraw.ImageDraw, view: View, box: Box, keyper: int | None) -> None:
+    """The keyper of the player who claimed the board, or 'free'."""
+    x0, y0, x1, _ = box
+    if keyper is None:
+        d.text(draw, ((x0 + x1) / 2, y0 + 54), "free", 15, d.MUTED, anchor="mm")
+        return
+    d.keyper(draw, (x0 + x1) / 2, y0 + 56, 44, keyper, _name(view, keyper)[:1].upper())
+
+
+# --- Display of country tiles and the season's boats ---------------------------------------------------
+
+
+def _market(draw: ImageDraw.ImageDraw, view: View, comps: Components, y: int) -> None:
+    """The country tiles on display (winter fairs marked as such), then the season's boats."""
+    d.text(draw, (MARGIN, y + 14), "Country tiles on display", 24, bold=True, anchor="lm")
+    display = list(view.get("display", []))
+    slots = 8
+    card_w = (WIDTH - 2 * MARGIN - (slots - 1) * 10) // slots
+    cy = y + 32
+    for i, tile_id in enumerate(display[:slots]):
+        x = MARGIN + i * (card_w + 10)
+        if tile_id in comps.fairs:
+            _winter_card(draw, comps, tile_id, (x, cy, x + card_w, cy + 132))
+        else:
+            _tile_card(draw, comps, tile_id, (x, cy, x + card_w, cy + 132))
+    for i in range(len(display), slots):
+        x = MARGIN + i * (card_w + 10)
+        d.dashed_rectangle(draw, (x, cy, x + card_w, cy + 132), d.FAINT, width=2)
+    by = cy + 132 + 16
+    d.text(draw, (MARGIN, by + 31), "Boats", 24, bold=True, anchor="lm")
+    on_board = {b["boat"]: b["number"] for b in view["boards"] if b.get("boat")}
+    boats = list(view.get("boats", []))
+    season = str(view.get("season_name", "spring"))
+    chip_w = (WIDTH - 2 * MARGIN - 100 - 3 * 10) // 4
+    for i, boat in enumerate(boats[:4]):
+        x = MARGIN + 100 + i * (chip_w + 10)
+        _boat_chip(draw, comps, boat, season, on_board.get(boat), (x, by, x + chip_w, by + 62))
+
+
+def _tile_card(draw: ImageDraw.ImageDraw, comps: Components, tile_id: str, box: Box) -> None:
+    """A country building tile: area band, name and cost."""
+    tile = comps.tiles[tile_id]
+    x0, y0, x1, y1 = box
+    fill = d.AREA_FILL.get(tile.area, d.MUTED)
+    draw.rounded_rectangle(box, radius=10, fill=d.lighter(fill, 0.82), outline=fill, width=3)
+    draw.rounded_rectangle((x0, y0, x1, y0 + 26), radius=10, fill=fill, corners=(True, True, False, False))
+    d.text(draw, (x0 + 10, y0 + 13), tile.area.upper(), 15, d.ink_on(fill), bold=True, anchor="lm")
+    d.text_box(draw, (x0 + 8, y0 + 30, x1 - 8, y0 + 86), tile.name, 21, 14, bold=True)
+    _cost(draw, tile.cost, (x0 + 8, y0 + 92, x1 - 8, y1 - 6))
+
+
+def _cost(draw: ImageDraw.ImageDraw, cost: Mapping[str, int], box: Box) -> None:
+    """A build cost as counts with icons, centred in a box; 'any raw' style groups in words."""
+    x0, y0, x1, y1 = box
+    parts = [(str(n), res, (d.text_width(COST_LABEL[res], 14) if res in COST_LABEL else 18))
+             for res, n in cost.items()]
+    widths = [d.text_width(n, 17, True) + 3 + w + 12 for n, _, w in parts]
+    x = (x0 + x1) / 2 - (sum(widths) - 12) / 2
+    cy = (y0 + y1) / 2
+    for (n, res, _), w in zip(parts, widths, strict=True):
+        nx = x + d.text(draw, (x, cy), n, 17, bold=True, anchor="lm") + 3
+        if res in COST_LABEL:
+            d.text(draw, (nx, cy), COST_LABEL[res], 14, d.INK, anchor="lm")
+        else:
+            d.resource_icon(draw, nx + 9, cy, 9, res)
+        x += w
+    d.text(draw, ((x0 + x1) / 2, y0 - 2), "cost", 12, d.MUTED, anchor="mm")
+
+
+def _winter_card(draw: ImageDraw.ImageDraw, comps: Components, fair_id: str, box: Box) -> None:
+    """A winter fair tile on the display: its id and the points of each side with the seasons it suits."""
+    fair = comps.fairs[fair_id]
+    x0, y0, x1, y1 = box
+    fill = d.SEASON_FILL["winter"]
+    draw.rounded_rectangle(box, radius=10, fill=d.lighter(fill, 0.8), outline=fill, width=3)
+    draw.rounded_rectangle((x0, y0, x1, y0 + 26), radius=10, fill=fill, corners=(True, True, False, False))
+    d.text(draw, (x0 + 10, y0 + 13), "WINTER FAIR", 15, (255, 255, 255), bold=True, anchor="lm")
+    d.text(draw, ((x0 + x1) / 2, y0 + 46), fair_id, 20, bold=True, anchor="mm")
+    for i, side in enumerate(fair.sides[:2]):
+        seasons = "/".join(s[:3] for s in side.seasons)
+        d.text(draw, ((x0 + x1) / 2, y0 + 78 + i * 24), f"{side.points} pts  {seasons}", 16, anchor="mm")
+
+
+def _boat_chip(draw: ImageDraw.ImageDraw, comps: Components, boat: str, season: str, board: int | None,
+               box: Box) -> None:
+    """One of the season's boats: id, its two resources and where it sails."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=10, fill=d.lighter(d.WATER, 0.55), outline=d.WATER_DARK, width=2)
+    d.shape(draw, [(x0 + 10, y0 + 18), (x0 + 100, y0 + 18), (x0 + 88, y0 + 44), (x0 + 22, y0 + 44)], d.HULL, d.INK)
+    d.text(draw, (x0 + 55, y0 + 31), _boat_label(boat), 16, (255, 255, 255), bold=True, anchor="mm")
+    x = x0 + 114
+    for res in _boat_resources(boat, season, comps):
+        d.resource_icon(draw, x + 9, y0 + 22, 9, res)
+        x += 22 + d.text(draw, (x + 22, y0 + 22), res, 18, bold=True, anchor="lm") + 12
+    where = f"on board {board}" if board is not None else "not yet on a board"
+    d.text(draw, (x0 + 114, y0 + 46), where, 15, d.MUTED if board is None else d.INK, anchor="lm")
+
+
+# --- Player panels -------------------------------------------------------------------------------------
+
+
+def _panels_height(view: View) -> int:
+    """Height of the grid of player panels."""
+    rows = (len(view["players"]) + 1) // 2
+    return rows * (_panel_height(view) + GAP)
+
+
+def _panel_height(view: View) -> int:
+    """Height of one player panel (the same for all, so the grid lines up)."""
+    board = default().player_board
+    plots_h = 26 + board.farm_rows * PLOT_H + 12 + 26 + board.village_rows * PLOT_H
+    return 52 + 10 + plots_h + 14 + 3 * 44 + 12 + 50
+
+
+def _player_panel(draw: ImageDraw.ImageDraw, view: View, comps: Components, seat: int, box: Box,
+                  mark: tuple[int | None, str] | None) -> None:
+    """One player's panel: header, farm and village plots, keyp and keyp tile, fairs, stores, tiles to build."""
+    player = view["players"][seat]
+    x0, y0, x1, y1 = box
+    fill = d.player_fill(seat)
+    acting = seat in view.get("to_act", [])
+    draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=fill if acting else d.GRID, width=5 if acting else 2)
+    draw.rounded_rectangle((x0, y0, x1, y0 + 52), radius=14, fill=fill, corners=(True, True, False, False))
+    ink = d.ink_on(fill)
+    d.text(draw, (x0 + 16, y0 + 26), d.ellipsize(str(player["name"]), 28, 300, bold=True), 28, ink, bold=True,
+           anchor="lm")
+    _panel_badges(draw, view, seat, (x0, y0, x1, y0 + 52))
+    plot_hl = mark[1] if mark and mark[0] is None and seat == view.get("active") else None
+    top = y0 + 62
+    bottom = _plots(draw, player, comps, x0 + 14, top, plot_hl)
+    right_x = x0 + 14 + 4 * PLOT_W + 22
+    _panel_side(draw, view, seat, (right_x, top, x1 - 14, bottom))
+    sy = bottom + 14
+    _stores(draw, player.get("goods", {}), (x0 + 14, sy, x1 - 14, sy + 3 * 44))
+    _to_build(draw, comps, list(player.get("tiles", [])), (x0 + 14, sy + 3 * 44 + 12, x1 - 14, y1 - 8))
+
+
+def _panel_badges(draw: ImageDraw.ImageDraw, view: View, seat: int, band: Box) -> None:
+    """Right-aligned pills in a panel header: turn and decision markers, claimed board, display choice."""
+    player = view["players"][seat]
+    x = band[2] - 12
+    cy = (band[1] + band[3]) / 2
+    badges: list[tuple[str, d.RGB, d.RGB]] = []
+    if seat in view.get("to_act", []):
+        badges.append(("TO ACT", (255, 255, 255), d.HIGHLIGHT))
+    elif seat == view.get("active") and view.get("phase") in TURN_PHASES:
+        badges.append(("ACTIVE TURN", d.INK, (255, 255, 255)))
+    if view.get("phase") == "choose_display":
+        chosen = bool(player.get("chosen_display"))
+        badges.append(("display chosen" if chosen else "choosing display", (255, 255, 255), d.INK))
+    if player.get("board") is not None:
+        badges.append((f"board {player['board']}", d.lighter(d.INK, 0.9), d.INK))
+    for label, fill, ink in badges:
+        x -= d.pill(draw, (x, cy), label, 17, fill, ink=ink, outline=d.INK, anchor="r") + 8
+
+
+def _plots(draw: ImageDraw.ImageDraw, player: Mapping[str, Any], comps: Components, x: int, y: int,
+           hl: str | None) -> int:
+    """The farm (f1..f8) and village (v1..v12) plot grids; returns the y below them."""
+    board = comps.player_board
+    plots = player.get("plots", {})
+    keyples = player.get("plot_keyples", {})
+    for area, prefix, rows in (("farm", "f", board.farm_rows), ("village", "v", board.village_rows)):
+        cols = board.farm_cols if area == "farm" else board.village_cols
+        built = sum(1 for pid in plots if pid.startswith(prefix))
+        d.text(draw, (x, y + 12), area.upper(), 19, d.AREA_FILL[area], bold=True, anchor="lm")
+        d.text(draw, (x + d.text_width(area.upper(), 19, True) + 10, y + 12), f"{built}/{rows * cols} built", 16,
+               d.MUTED, anchor="lm")
+        y += 26
+        for i in range(rows * cols):
+            pid = f"{prefix}{i + 1}"
+            px, py = x + (i % cols) * PLOT_W, y + (i // cols) * PLOT_H
+            _plot(draw, comps, area, pid, plots.get(pid), keyples.get(pid, []), (px, py, px + PLOT_W, py + PLOT_H))
+            if pid == hl:
+                draw.rectangle((px - 2, py - 2, px + PLOT_W + 2, py + PLOT_H + 2), outline=d.HIGHLIGHT, width=6)
+        y += rows * PLOT_H + 12
+    return y - 12
+
+
+def _plot(draw: ImageDraw.ImageDraw, comps: Components, area: str, pid: str, plot: Mapping[str, Any] | None,
+          keyples: Sequence[Mapping[str, Any]], box: Box) -> None:
+    """A plot: empty with its id, or the built tile's name, an UP badge when upgraded, what it overbuilt."""
+    x0, y0, x1, y1 = box
+    fill = d.AREA_FILL[area]
+    if plot is None:
+        draw.rectangle(box, fill=d.lighter(fill, 0.9), outline=d.lighter(fill, 0.5), width=1)
+        d.text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), pid, 17, d.lighter(fill, 0.35), anchor="mm")
+        return
+    draw.rectangle(box, fill=d.lighter(fill, 0.7), outline=d.darker(fill, 0.8), width=2)
+    d.text(draw, (x0 + 4, y0 + 3), pid, 12, d.darker(fill, 0.7), anchor="la")
+    tile = comps.tiles.get(str(plot["tile"]))
+    name = tile.name if tile else str(plot["tile"])
+    if plot.get("upgraded"):
+        d.pill(draw, (x1 - 4, y0 + 11), "UP", 12, (240, 190, 20), ink=d.INK, outline=d.INK, pad=4, anchor="r")
+    under = plot.get("under")
+    bottom = y1 - (28 if keyples else 16 if under else 3)
+    d.text_box(draw, (x0 + 4, y0 + 16, x1 - 4, bottom), name, 16, 11, bold=True)
+    right = x1 - 2
+    if keyples:
+        right = x1 - 2 - int(sum(d.keyple_width(24, bool(k.get("lying"))) + 3 for k in keyples)) if under else x0 + 2
+        _keyples_row(draw, keyples, (right, y1 - 28, x1 - 2, y1 - 2), 24)
+    if under:
+        old = comps.tiles.get(str(under))
+        label = d.ellipsize("over " + (old.name if old else str(under)), 11, right - x0 - 6)
+        d.text(draw, (x0 + 4, y1 - 3), label, 11, d.darker(fill, 0.6), anchor="ld")
+
+
+def _panel_side(draw: ImageDraw.ImageDraw, view: View, seat: int, box: Box) -> None:
+    """Shipping, face-down fairs, the keyp (keyper and keyples), the keyp tile and the fairground."""
+    player = view["players"][seat]
+    x0, y0, x1, _ = box
+    y = y0
+    ship = int(player.get("shipping", 0))
+    hidden = int(player.get("hidden_fairs", 0))
+    x = x0
+    x += _stat(draw, (x, y), "Shipping", str(ship)) + 10
+    x += _stat(draw, (x, y), "Fairs face down", str(hidden)) + 10
+    y += 52
+    d.text(draw, (x0, y + 12), "KEYP", 19, bold=True, anchor="lm")
+    x = x0 + 70
+    if player.get("keyper_home"):
+        d.keyper(draw, x + 12, y + 14, 34, seat, str(player["name"])[:1].upper())
+        x += 32
+    else:
+        where = next((f"keyper: board {b['number']}" for b in view["boards"] if b.get("keyper") == seat),
+                     "keyper out")
+        x += d.text(draw, (x, y + 12), where, 15, d.MUTED, anchor="lm") + 12
+    keyp = player.get("keyp", {})
+    ky = y + 14
+    for colour in COLOURS:
+        n = int(keyp.get(colour, 0))
+        if n <= 0:
+            continue
+        if x + 46 > x1:
+            x, ky = x0 + 70, ky + 40
+        d.keyple(draw, x + 11, ky, 30, colour)
+        d.text(draw, (x + 25, ky + 6), f"{n}", 18, bold=True, anchor="lm")
+        x += 46
+    if not any(int(n) > 0 for n in keyp.values()):
+        d.text(draw, (x, y + 12), "no keyples", 15, d.MUTED, anchor="lm")
+    y = ky + 28
+    d.text(draw, (x0, y + 12), "KEYP TILE", 17, bold=True, anchor="lm")
+    tile = list(player.get("keyp_tile", []))
+    if tile:
+        _keyples_row(draw, tile, (x0 + 96, y - 4, min(x1, x0 + 96 + 30 * len(tile)), y + 28), 28)
+    else:
+        d.text(draw, (x0 + 100, y + 12), "empty", 15, d.MUTED, anchor="lm")
+    y += 38
+    d.text(draw, (x0, y + 12), "FAIRS HELD", 17, bold=True, anchor="lm")
+    d.text(draw, (x0 + 118, y + 12), "(points)", 15, d.MUTED, anchor="lm")
+    y += 28
+    fairground = player.get("fairground", {})
+    for season in SEASONS:
+        held = fairground.get(season, [])
+        d.pill(draw, (x0, y + 12), season[:3].upper(), 14, d.SEASON_FILL[season], pad=6)
+        text = ", ".join(f"{h['fair']} ({h['points']})" for h in held) if held else "-"
+        d.text(draw, (x0 + 56, y + 12), d.ellipsize(text, 17, x1 - x0 - 56), 17, d.INK if held else d.MUTED,
+               anchor="lm")
+        y += 27
+    winter = list(player.get("winter_fairs", []))
+    label = "Winter fairs in hand: " + (", ".join(winter) if winter else "none")
+    d.text(draw, (x0, y + 14), d.ellipsize(label, 16, x1 - x0), 16, d.INK if winter else d.MUTED, anchor="lm")
+
+
+def _stat(draw: ImageDraw.ImageDraw, xy: tuple[int, int], label: str, value: str) -> int:
+    """A small box with a label and a big value; returns its width."""
+    x, y = xy
+    w = max(d.text_width(label, 14) + 16, 60)
+    draw.rounded_rectangle((x, y, x + w, y + 44), radius=8, fill=(255, 255, 255), outline=d.GRID, width=2)
+    d.text(draw, (x + w / 2, y + 12), label, 14, d.MUTED, anchor="mm")
+    d.text(draw, (x + w / 2, y + 31), value, 22, bold=True, anchor="mm")
+    return w
+
+
+def _stores(draw: ImageDraw.ImageDraw, goods: Mapping[str, int], box: Box) -> None:
+    """Every resource a player could hold, with its count; zero counts faded."""
+    x0, y0, x1, _ = box
+    draw.rounded_rectangle((x0, y0, x1, y0 + 3 * 44 - 4), radius=10, fill=(255, 255, 255), outline=d.FAINT, width=1)
+    cols = 8
+    cw = (x1 - x0) // cols
+    for r, row in enumerate(STORE_ROWS):
+        for c, res in enumerate(row):
+            n = int(goods.get(res, 0))
+            cx = x0 + c * cw + 8
+            cy = y0 + r * 44 + 20
+            ink = d.INK if n else d.FAINT
+            d.resource_icon(draw, cx + 9, cy - 7, 9, res)
+            d.text(draw, (cx + 24, cy - 7), str(n), 20, ink, bold=bool(n), anchor="lm")
+            d.text(draw, (cx, cy + 13), res, 13, d.MUTED if n else d.FAINT, anchor="lm")
+    d.text(draw, (x1 - 10, y0 + 2 * 44 + 13), "STORES", 17, d.MUTED, bold=True, anchor="rm")
+
+
+def _to_build(draw: ImageDraw.ImageDraw, comps: Components, tiles: Sequence[str], box: Box) -> None:
+    """The building tiles the player holds but has not built."""
+    x0, y0, x1, y1 = box
+    names = [comps.tiles[t].name if t in comps.tiles else t for t in tiles]
+    line = f"Tiles to build ({len(names)}): " + (", ".join(names) if names else "none")
+    d.text_box(draw, (x0, y0, x1, y1), line, 16, 12, d.INK, align="left", valign="top")
+
+
+# --- Legend --------------------------------------------------------------------------------------------
+
+
+LEGEND_H = 88
+
+
+@cache
+def _legend() -> Image.Image:
+    """Colour letters, piece shapes, resource icon shapes and what the outlines mean (drawn once)."""
+    width = WIDTH - 2 * MARGIN
+    image, draw = d.canvas(width + 1, LEGEND_H + 1)
+    draw.rounded_rectangle((0, 0, width, LEGEND_H), radius=12, fill=d.PANEL, outline=d.GRID, width=2)
+    x, ly = 14, 24
+    x += d.text(draw, (x, ly), "Colours", 18, bold=True, anchor="lm") + 16
+    for colour in COLOURS:
+        x += d.colour_tag(draw, (x, ly - 11), colour, 15) + 6
+        x += d.text(draw, (x, ly), d.COLOUR_NAME[colour], 17, anchor="lm") + 18
+    x, ly = 14, 64
+    d.keyple(draw, x + 12, ly, 32, "white")
+    x += 30 + d.text(draw, (x + 30, ly), "standing", 17, anchor="lm") + 22
+    d.keyple(draw, x + 16, ly + 2, 32, "white", lying=True)
+    x += 38 + d.text(draw, (x + 38, ly), "lying", 17, anchor="lm") + 22
+    d.keyper(draw, x + 12, ly, 34, 0, "A")
+    x += 30 + d.text(draw, (x + 30, ly), "keyper", 17, anchor="lm") + 22
+    draw.rectangle((x, ly - 12, x + 24, ly + 12), outline=d.HIGHLIGHT, width=4)
+    x += 32 + d.text(draw, (x + 32, ly), "last action", 17, anchor="lm") + 22
+    d.dashed_rectangle(draw, (x, ly - 12, x + 24, ly + 12), d.OFFER, width=3, dash=5)
+    x += 32 + d.text(draw, (x + 32, ly), "joiner offer", 17, anchor="lm") + 22
+    x += d.pill(draw, (x, ly), "UP", 13, (240, 190, 20), ink=d.INK, outline=d.INK, pad=5) + 8
+    x += d.text(draw, (x, ly), "upgraded", 17, anchor="lm") + 26
+    for res, label in (("clay", "raw"), ("brick", "finished"), ("wheat", "wheat"), ("pig", "animal"),
+                       ("ruby", "gem")):
+        d.resource_icon(draw, x + 10, ly, 10, res)
+        x += 26 + d.text(draw, (x + 26, ly), label, 17, anchor="lm") + 20
+    return image
