@@ -199,9 +199,9 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def table(db_path: Path) -> Iterator[Table]:
-    """A Table on its own Store over db_path."""
+    """A Table on its own Store over db_path (no board images: rendering is not what these tests check)."""
     store = Store(url(db_path))
-    yield Table(store)
+    yield Table(store, images=False)
     store.close()
 
 
