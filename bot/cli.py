@@ -79,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--db", help="database file or URL (default: config's database_url or keywood.db)")
     play.add_argument("--seed", type=int)
     play.add_argument("--script", help="a file of 'SEAT: COMMAND' lines to play instead of the keyboard")
+    play.add_argument("--images", default="keywood-images", help="folder for the board image after every turn")
+    play.add_argument("--no-images", action="store_true", help="do not write board images")
     run_demo = sub.add_parser("demo", help="watch a seeded random Keyper game")
     run_demo.add_argument("--players", type=int, default=3, choices=[2, 3, 4])
     run_demo.add_argument("--seed", type=int, default=1)
@@ -136,7 +138,8 @@ def _play(config: dict[str, Any], args: argparse.Namespace) -> int:
     players = getattr(args, "players", 3)
     names = getattr(args, "names", None) or list(console.NAMES[:players])
     db = database_url(config, getattr(args, "db", None))
-    return console.main(db, names, getattr(args, "seed", None), getattr(args, "script", None))
+    images = None if getattr(args, "no_images", False) else getattr(args, "images", "keywood-images")
+    return console.main(db, names, getattr(args, "seed", None), getattr(args, "script", None), images=images)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from bot.store import Store
@@ -27,6 +28,7 @@ class Console:
 
     table: Table
     out: TextIO
+    images: Path | None = None
 
     def say(self, text: str) -> None:
         """Print a block of text."""
@@ -43,6 +45,15 @@ class Console:
             if row is None or row.id is None:
                 return None, []
             return row.status, [Who(s.user_id, s.name) for s in tx.seats(row.id)]
+
+    def save_image(self, outcome: Outcome) -> None:
+        """Write the board image after an accepted action, named by the game's version."""
+        if self.images is None or outcome.image is None:
+            return
+        self.images.mkdir(parents=True, exist_ok=True)
+        path = self.images / f"game{outcome.game_id}-{outcome.version or 0:04d}.png"
+        path.write_bytes(outcome.image)
+        self.say(f"(image: {path})")
 
     def ensure_game(self, names: list[str], seed: int | None) -> bool:
         """Resume the terminal game, finish dealing a lobby a killed run left behind, or deal a new one."""
@@ -74,6 +85,7 @@ class Console:
             self.say(f"! {outcome.reply}")
         elif command.verb == "play":
             self.say("\n".join(outcome.public))
+            self.save_image(outcome)
         else:
             self.say("\n".join([outcome.reply] + outcome.public))
         return outcome
@@ -162,10 +174,11 @@ def scripted(console: Console, lines: Iterable[str]) -> int:
     return 1 if failures else 0
 
 
-def main(db: str, names: list[str], seed: int | None, script: str | None, out: TextIO = sys.stdout) -> int:
-    """Entry point of `keywood play`."""
+def main(db: str, names: list[str], seed: int | None, script: str | None, out: TextIO = sys.stdout,
+         images: str | None = "keywood-images") -> int:
+    """Entry point of `keywood play`; board images go to the images folder (None: no images)."""
     store = Store(db if "://" in db else f"sqlite:///{db}")
-    console = Console(Table(store), out)
+    console = Console(Table(store, images=images is not None), out, Path(images) if images else None)
     if not console.ensure_game(names, seed):
         return 1
     if script:

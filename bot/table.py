@@ -17,9 +17,10 @@ from bot import describe
 from bot.store import GameRow, PromptRow, SeatRow, Store, Tx, now
 from engine.core import AmbiguousAction, EngineError, Game, IllegalAction, InvalidAction, Playout, replay
 from engine.keyper import GAME as KEYPER
+from render.keyper import render as render_keyper
 
 GAMES: dict[str, Game[Any, Any]] = {"keyper": KEYPER}
-RENDERERS: dict[str, Callable[[dict[str, Any]], bytes]] = {}
+RENDERERS: dict[str, Callable[[dict[str, Any]], bytes]] = {"keyper": render_keyper}
 LOG_LINES = 15
 MAX_CHOICES = 20
 TABLE_OPTIONS = ("seed", "min_players", "max_players", "joiner_deadline_minutes", "reminder_hours", "names")

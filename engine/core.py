@@ -72,6 +72,7 @@ class ScoreLine:
 
     label: str
     points: int
+    detail: str = ""
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,10 @@ from engine.core import (
     ScoreLine,
     Verdict,
 )
-from engine.keyper import flow, legal
+from engine.keyper import flow, legal, scoring
 from engine.keyper.actions import Action, LayDown, PlayKeyple, parse_syntax, public_notation
 from engine.keyper.apply import apply_in_place, forecast
 from engine.keyper.explain import why_illegal
-from engine.keyper.fairs import side_worth
 from engine.keyper.spaces import PLOT_IDS, season_name
 from engine.keyper.state import State, clone, from_data, to_data
 
@@ -61,7 +60,8 @@ class KeyperGame:
 
     def waiting_for(self, state: State) -> str:
         """'waiting for Ana to join or decline' style phrase."""
-        names = " and ".join(state.players[s].name for s in self.to_act(state))
+        people = [state.players[s].name for s in self.to_act(state)]
+        names = " and ".join([", ".join(people[:-1]), people[-1]]) if len(people) > 1 else "".join(people)
         return "waiting for " + _WAITING[state.phase].format(names=names)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
@@ -140,15 +140,16 @@ class KeyperGame:
         return data
 
     def score(self, state: State) -> Scoreboard:
-        """Shipping points and held fairs per player (building tiles score once the economy rules land)."""
+        """Each player's score with their best allocation, ranked with the rulebook's tie-breaks (p.9)."""
         scores = []
         for seat, player in enumerate(state.players):
-            lines = [ScoreLine("shipping track", player.shipping)]
-            for season, held in player.fairground.items():
-                lines += [ScoreLine(f"{season} fair {h.fair}", side_worth(h.fair, h.points).points) for h in held]
-            scores.append(PlayerScore(seat, player.name, tuple(lines)))
-        ranked = sorted(scores, key=lambda s: -s.total)
-        return Scoreboard(tuple(ranked), final=state.phase == "game_over")
+            lines = scoring.score_lines(scoring.player_board(state, seat))
+            scores.append(PlayerScore(seat, player.name, tuple(ScoreLine(ln.label, ln.points, ln.allocated)
+                                                               for ln in lines)))
+        keys = {s.seat: (s.total, scoring.tie_break_key(state.players[s.seat].goods)) for s in scores}
+        ranked = sorted(scores, key=lambda s: keys[s.seat], reverse=True)
+        return Scoreboard(tuple(ranked), final=state.phase == "game_over",
+                          tie_break=scoring.explain_tie(ranked, {s: k[1] for s, k in keys.items()}))
 
     def to_json(self, state: State) -> JSON:
         """The whole state as JSON-ready data."""
