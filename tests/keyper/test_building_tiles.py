@@ -77,6 +77,20 @@ def each(items: tuple[str, ...], n: int) -> list[tuple[str, ...]]:
     return list(combinations_with_replacement(items, n))
 
 
+# --- Acquiring tiles (p.15, p.3 note 11) ----------------------------------------------------------------
+
+
+def test_each_player_starts_with_the_same_twelve_home_tiles_and_no_country_tiles() -> None:
+    """rulebook p.3 set-up note 11 and p.15, Acquiring building tiles: every player holds the same 12 home
+    tiles, 6 farm and 6 village, unbuilt; country tiles come only from the country tile field."""
+    state = GAME.setup(["A", "B", "C", "D"], 3)
+    home = sorted(t.id for t in COMPS.tiles.values() if t.origin == "home")
+    for player in state.players:
+        assert sorted(player.tiles) == home and player.plots == {}
+    farms = [t for t in home if COMPS.tiles[t].area == "farm"]
+    assert len(home) == 12 and len(farms) == 6
+
+
 # --- Activation: a keyple on the tile (p.15, p.5 2c) ----------------------------------------------------
 
 ACTIVATED = sorted(t.id for t in COMPS.tiles.values() if t.activated)

@@ -265,6 +265,17 @@ def test_unlimited_supply_also_serves_exchanges_and_boats() -> None:
     assert "exchange clay for log+log" in legal(state, 0)
 
 
+def test_a_players_stores_have_no_limit() -> None:
+    """rulebook p.10, The player board: there is no limit to the resources a player may keep; with the
+    unlimited_supply option a player holding 16 clay takes more."""
+    state = table(3, active=0, options={"unlimited_supply": True})
+    lone(state, 0, orange=1)
+    goods(state, 0, clay=16)
+    state, _ = play(state, 0, "play orange 1.clay")
+    state, _ = take_all(state)
+    assert have(state, 0, "clay") == 18
+
+
 def test_the_supply_is_limited_by_default() -> None:
     """rulebook p.10: without the option, the game starts with unlimited_supply off."""
     assert table(3, active=0).options["unlimited_supply"] is False
