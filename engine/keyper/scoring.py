@@ -8,7 +8,7 @@ resources (gem sets, yards, prospector, windmill, scrap dealer). Each group is s
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import product
 from typing import Any
@@ -294,36 +294,44 @@ def _set_tiles(tiles: Mapping[str, bool]) -> list[tuple[str, tuple[str, ...], in
     return sorted(found, key=lambda x: -x[2] / len(x[1]))
 
 
-def _set_choices(sets: list[tuple[str, tuple[str, ...], int]], gems: Counter[str]) -> Iterator[tuple[int, ...]]:
-    """Every feasible number of sets (0-4) per gem-set tile."""
-    if not sets:
-        yield ()
-        return
-    (_, need, _), rest = sets[0], sets[1:]
-    most = min([SETS] + [gems[g] for g in need])
-    for n in range(most, -1, -1):
-        left = gems.copy()
-        left.subtract({g: n for g in need})
-        for tail in _set_choices(rest, left):
-            yield (n, *tail)
-
-
 def best_resource_plan(tiles: Mapping[str, bool], goods: Mapping[str, int]) -> list[tuple[str, int, str]]:
-    """The allocation of gems, goods, wheat and raw materials that scores most: (tile, points, allocation)."""
+    """The allocation of gems, goods, wheat and raw materials that scores most: (tile, points, allocation).
+
+    Branch and bound over the number of sets on each gem-set tile; what the sets leave goes to the other
+    tiles, whose best score depends only on how many gems are left, so it is computed once per count.
+    """
     sets = _set_tiles(tiles)
     gems = Counter({g: goods.get(g, 0) for g in GEMS})
-    best: tuple[int, list[tuple[str, int, str]]] = (-1, [])
-    for choice in _set_choices(sets, gems):
-        left = Counter({r: n for r, n in goods.items() if n > 0 and r not in ANIMALS})
-        plan = []
-        for (tile, need, value), n in zip(sets, choice, strict=True):
-            left.subtract({g: n for g in need})
-            plan.append((tile, value * n, f"{n} set(s) of {'+'.join(need)}" if n else ""))
-        rest_points, rest_plan = _remainder(tiles, left)
-        total = sum(p for _, p, _ in plan) + rest_points
-        if total > best[0]:
-            best = (total, plan + rest_plan)
-    return best[1]
+    others = Counter({r: n for r, n in goods.items() if n > 0 and r not in ANIMALS and r not in GEMS})
+    cache: dict[int, int] = {}
+
+    def rest(gems_left: int) -> int:
+        if gems_left not in cache:
+            cache[gems_left] = _remainder(tiles, others + Counter({GEMS[0]: gems_left}))[0]
+        return cache[gems_left]
+
+    best: list[Any] = [-1, ()]
+
+    def search(i: int, left: Counter[str], chosen: tuple[int, ...], points: int) -> None:
+        optimistic = sum(v * min([SETS] + [left[g] for g in need]) for _, need, v in sets[i:])
+        if points + optimistic + rest(sum(left.values())) <= best[0]:
+            return
+        if i == len(sets):
+            best[:] = [points + rest(sum(left.values())), chosen]
+            return
+        _, need, value = sets[i]
+        for n in range(min([SETS] + [left[g] for g in need]), -1, -1):
+            after = left.copy()
+            after.subtract({g: n for g in need})
+            search(i + 1, after, (*chosen, n), points + value * n)
+
+    search(0, gems, (), 0)
+    left = Counter({r: n for r, n in goods.items() if n > 0 and r not in ANIMALS})
+    plan = []
+    for (tile, need, value), n in zip(sets, best[1], strict=True):
+        left.subtract({g: n for g in need})
+        plan.append((tile, value * n, f"{n} set(s) of {'+'.join(need)}" if n else ""))
+    return plan + _remainder(tiles, left)[1]
 
 
 def _remainder(tiles: Mapping[str, bool], left: Counter[str]) -> tuple[int, list[tuple[str, int, str]]]:
@@ -344,12 +352,13 @@ def _remainder(tiles: Mapping[str, bool], left: Counter[str]) -> tuple[int, list
         points = sum(v * n for (_, _, v), n in zip(takers, less, strict=True))
         used = sum(less)
         spare = sum(n for r, n in left.items() if r in RAW + FINISHED + GEMS + (WHEAT,) and n > 0) - used
-        plan = [(t, v * n, f"{n} {'/'.join(kinds)}") for (t, kinds, v), n in zip(takers, less, strict=True)]
+        plan = [(t, v * n, f"{n} {'/'.join(kinds)}" if n else "") for (t, kinds, v), n in
+                zip(takers, less, strict=True)]
         if "scrap_dealer" in tiles:
             scrap = min(2 * SETS, spare)
             per_pair = 2 if tiles["scrap_dealer"] else 1
             points += per_pair * (scrap // 2)
-            plan.append(("scrap_dealer", per_pair * (scrap // 2), f"{scrap} resources"))
+            plan.append(("scrap_dealer", per_pair * (scrap // 2), f"{scrap} resources" if scrap else ""))
         if points > best[0]:
             best = (points, plan)
     return best
