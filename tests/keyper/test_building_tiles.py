@@ -72,6 +72,11 @@ def ex(gives: list[tuple[str, ...]], gets: list[tuple[str, ...]]) -> set[str]:
             if sorted(g) != sorted(t)}
 
 
+def plot_units(state: State) -> list[tuple[int, str]]:
+    """The queued units in order as (seat, the plot they were earned on)."""
+    return [(seat, options[0]) for seat, options in pending(state)]
+
+
 def each(items: tuple[str, ...], n: int) -> list[tuple[str, ...]]:
     """Every choice of n items, repeats allowed, order not counted."""
     return list(combinations_with_replacement(items, n))
@@ -111,13 +116,13 @@ def test_a_keyple_placed_on_a_tile_gives_one_action_and_laying_an_existing_one_d
     plot = plot_for(tile)
     state = tile_table(tile, False, wheat=2)
     state, _ = play(state, 0, f"play white {plot}")
-    assert pending(state) == [(0, (plot,))]
+    assert plot_units(state) == [(0, plot)]
     state = tile_table(tile, False, "white", wheat=2)
     state, _ = play(state, 0, f"play white {plot} +lay")
-    assert pending(state) == [(0, (plot,))] * 2
+    assert plot_units(state) == [(0, plot)] * 2
     state = tile_table(tile, False, "white", wheat=2)
     state, _ = play(state, 0, f"play white {plot}")
-    assert pending(state) == [(0, (plot,))]
+    assert plot_units(state) == [(0, plot)]
 
 
 def test_laying_down_keyples_on_ones_own_tile_gives_one_or_two_actions() -> None:
@@ -129,7 +134,7 @@ def test_laying_down_keyples_on_ones_own_tile_gives_one_or_two_actions() -> None
         give(state, 1, grey=1)
         give(state, 0)
         state, _ = play(state, 0, "laydown v1" + (" x2" if count == 2 else ""))
-        assert pending(state) == [(0, ("v1",))] * units
+        assert plot_units(state) == [(0, "v1")] * units
 
 
 def test_a_keyple_on_a_tile_without_an_action_can_only_upgrade_it() -> None:
@@ -282,7 +287,7 @@ def test_declining_the_second_trade_keeps_the_next_action() -> None:
     must not cost the player the second action earned on the tile."""
     state = tile_table("trading_post", True, "white", clay=1, brick=1)
     state, _ = run(state, [(0, "play white v1 +lay"), (0, "exchange clay for log+log"), (0, "skip")])
-    assert pending(state) == [(0, ("v1",))]
+    assert plot_units(state) == [(0, "v1")]
     assert "exchange log for rock+rock" in legal(state, 0)
 
 
@@ -384,7 +389,7 @@ def test_the_farm_labourer_may_build_over_itself_once_and_is_then_gone() -> None
     assert (plot.tile, plot.under) == ("pig_sty", "farm_labourer")
     state, _ = run(state, [(1, "keyper 2"), (2, "keyper 3")])
     state, _ = play(state, 0, "play white f1 +lay")
-    assert pending(state) == [(0, ("f1",))] * 2
+    assert plot_units(state) == [(0, "f1")] * 2
     assert legal(state, 0) == ["upgrade f1", "skip"]
 
 
