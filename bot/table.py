@@ -155,7 +155,7 @@ class Table:
                 outcome = handler(tx, command, moment)
         except (TableError, EngineError) as exc:
             return Outcome(False, _error_text(exc), where=command.where)
-        outcome.where = command.where
+        outcome.where = outcome.where or command.where
         return outcome
 
     # lobby
@@ -378,6 +378,7 @@ class Table:
             if len(to_act) > 1:  # simultaneous choices: each gets their own view privately
                 outcome.private = self._hands(game, to_act)
         outcome.version = game.row.version
+        outcome.where = Where(game.row.guild_id, game.row.channel_id)
         return outcome
 
     def _choices(self, game: Loaded, seats: list[int]) -> dict[str, list[str]]:
@@ -457,8 +458,9 @@ class Table:
         if any(s.user_id == replacement for s in tx.seats(row.id)):
             raise TableError("The replacement is already playing in this game.")
         name = str(cmd.options.get("replacement_name", replacement))
+        leaving = seat.name
         tx.reassign_seat(seat, replacement, name)
-        return Outcome(True, "Seat handed over.", public=[f"{name} takes over {seat.name}'s seat."], game_id=row.id)
+        return Outcome(True, "Seat handed over.", public=[f"{name} takes over {leaving}'s seat."], game_id=row.id)
 
     def suggest(self, where: Where, user_id: str, typed: str, limit: int = 25) -> list[str]:
         """Legal actions (and early answers) of the user in this channel's game containing the typed text."""

@@ -97,7 +97,7 @@ def _grant(state: State) -> int:
 def _unit(state: State, seat: int, ref: SpaceRef) -> tuple[str, list[str]]:
     """What one unit of a space's yield is: (step kind, the resources it may take)."""
     if ref.board is None:
-        return "plot", [ref.name]
+        return "plot", [ref.name, state.players[seat].plots[ref.name].tile]
     kind = field_kind(state, ref.board, ref.name)
     assert kind is not None
     if kind.category == "resource" and kind.resource:
@@ -354,7 +354,7 @@ def _exchange(state: State, seat: int, action: Exchange, events: list[Event]) ->
     step = state.steps.pop(0)
     if step.kind == "plot" and _upgraded_tile(state, seat, step.options[0]) == "trading_post":
         other = "trade_finished" if action.give[0] in RAW else "trade_raw"
-        state.steps.insert(0, Step(seat, step.grant, "exchange", [other], step.source))
+        state.steps.insert(0, Step(seat, _grant(state), "exchange", [other], step.source))
     for resource in action.give:
         gain(state, seat, resource, -1)
     for resource in action.get:

@@ -7,12 +7,15 @@ from typing import Any
 
 from engine.keyper.actions import (
     Action,
+    Build,
     ChooseDisplay,
     Decline,
     Done,
+    Exchange,
     HoldFair,
     Join,
     LayDown,
+    Pay,
     PlayKeyper,
     PlayKeyple,
     Release,
@@ -21,6 +24,7 @@ from engine.keyper.actions import (
     Skip,
     Take,
     TakeTile,
+    Upgrade,
 )
 from engine.keyper.legal import laydown_spaces, to_act
 from engine.keyper.spaces import (
@@ -48,6 +52,8 @@ SUPPLY = "rulebook p.10, Notes on resources"
 FAIRS = "rulebook p.8, End of season note 3"
 HOUSING = "rulebook p.8, End of season note 4"
 NEXT = "rulebook p.9, Start of next season"
+BUILD = "rulebook p.13, notes 4-5 Building and upgrading"
+RESOURCES = "rulebook p.10, Notes on resources"
 
 _PHASE_OF: dict[type, tuple[str, str]] = {
     PlayKeyper: ("turn", TURN),
@@ -64,6 +70,10 @@ _PHASE_OF: dict[type, tuple[str, str]] = {
     Release: ("housing", HOUSING),
     ChooseDisplay: ("choose_display", NEXT),
     Rest: ("rest", NEXT),
+    Build: ("yields", BUILD),
+    Upgrade: ("yields", BUILD),
+    Exchange: ("yields", YIELD),
+    Pay: ("pay", RESOURCES),
 }
 
 

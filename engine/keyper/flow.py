@@ -133,9 +133,11 @@ def end_turn(state: State, events: list[Event]) -> None:
     for memo in state.boat_took + state.boat_sold:
         memo.clear()
     state.turn += 1
+    season = state.season
     if advance(state, events):
-        refill_display(state)
         begin_turn(state, events)
+        if state.phase == "turn" and state.season == season:  # not after the season's last action (p.13)
+            refill_display(state)
 
 
 def advance(state: State, events: list[Event]) -> bool:

@@ -178,7 +178,8 @@ def _work(state: State, step: Step) -> list[Action]:
         return works.upgrade_options(state, step.seat, "normal")
     if step.kind == "exchange":
         return works.exchange_options(state, step.seat, step.options[0])
-    if step.kind == "plot" and step.options[0] in state.players[step.seat].plots:
+    plot = state.players[step.seat].plots.get(step.options[0]) if step.kind == "plot" else None
+    if plot is not None and plot.tile == step.options[-1]:  # a tile built over since earns nothing (p.16)
         return works.tile_actions(state, step.seat, step.options[0])
     return []
 

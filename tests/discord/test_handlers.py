@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.discord_app import action_view, with_tail
 from bot.store import Store
 from bot.table import Command, Table, Where, Who
 from tests.discord import PRIVILEGED_INTENTS, SEED, Env, dump, sql
@@ -198,9 +199,6 @@ def table_game(tmp_path: Path) -> Iterator[TableGame]:
     game.store.close()
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Table.handle sets Outcome.where to the command's place; an invitation "
-                   "answered by a DM button (answer by prompt id) or an action button clicked in a DM (play by game "
-                   "id) reports the DM, not the game's channel, so a transport posts the turn message into the DM")
 def test_an_answer_given_in_a_dm_reports_the_games_channel(table_game: TableGame) -> None:
     g = table_game
     invited = g.table.handle(Command(g.games, g.ana, "play", "play green 1.pig"))
@@ -210,10 +208,16 @@ def test_an_answer_given_in_a_dm_reports_the_games_channel(table_game: TableGame
     assert answered.where == g.games
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Table._kick builds its public line after Tx.reassign_seat renamed the "
-                   "seat row, so handing Cleo's seat to Zed announces \"Zed takes over Zed's seat.\"")
 def test_handing_a_seat_over_names_the_player_who_leaves(table_game: TableGame) -> None:
     g = table_game
     options = {"user_id": g.cleo.user_id, "replacement_id": g.zed.user_id, "replacement_name": g.zed.name}
     handed = g.table.handle(Command(g.games, g.ana, "kick", options=options))
     assert handed.ok and handed.public == ["Zed takes over Cleo's seat."]
+
+
+async def test_long_actions_get_no_button_and_mentions_survive_clipping() -> None:
+    view = action_view(1, 2, 3, ["play " + "x" * 120, "decline"])
+    assert view is not None and [getattr(item, "custom_id", None) for item in view.children] == ["kw:1:2:3:decline"]
+    assert action_view(1, 2, 3, ["y" * 120]) is None  # never a truncated custom_id: it carries the action
+    text = with_tail("a log line\n" * 500, "<@42>")
+    assert len(text) <= 2000 and text.endswith("…\n<@42>")

@@ -279,8 +279,6 @@ def test_example_a_trade_feeds_the_next_on_the_trading_post() -> None:
     assert (have(state, 0, "clay"), have(state, 0, "log"), have(state, 0, "rock")) == (0, 1, 2)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: apply._skip drops every unit of the grant, so skipping the "
-                                       "second trade of an upgraded trading post also throws away the next action")
 def test_declining_the_second_trade_keeps_the_next_action() -> None:
     """rulebook p.4 (every action is optional) and p.17, Trading post (ruling K-26: after one trade the same
     action makes the other kind of trade or skips it): declining the finished-goods half of the first action
@@ -393,9 +391,6 @@ def test_the_farm_labourer_may_build_over_itself_once_and_is_then_gone() -> None
     assert legal(state, 0) == ["upgrade f1", "skip"]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: units earned on a tile are resolved against whatever tile is "
-                                       "on the plot when spent (works.tile_actions), so after the farm labourer "
-                                       "builds over itself its second unit works the new tile's action at once")
 def test_the_farm_labourers_remaining_action_does_not_work_the_tile_built_over_it() -> None:
     """rulebook p.16 (the farm labourer cannot be used again after building over itself) and p.15 (an overbuilt
     tile is no longer operational; a keyple on it works the new tile by being laid down on a later turn): the

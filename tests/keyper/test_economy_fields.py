@@ -167,9 +167,6 @@ def test_tiles_taken_in_the_seasons_last_action_are_not_replaced() -> None:
     assert sorted(state.discard) == sorted(shown[1:])
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: flow.end_turn refills the display as soon as another final "
-                                       "turn is queued, before begin_turn finds that turn has nothing to lay down "
-                                       "and passes, so tiles taken in the season's last action are replaced")
 def test_tiles_taken_in_the_last_action_are_not_replaced_when_the_remaining_turns_pass() -> None:
     """rulebook p.13 note 2 with p.6 (a player with nothing to lay down takes no action) and ruling K-2: when
     the only final turn left after a tile is taken passes automatically, taking the tile was the season's last
@@ -695,9 +692,6 @@ def test_two_players_upgrading_together_alternate_the_same_way() -> None:
 # --- Refusing economy actions through apply --------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, raises=KeyError,
-                   reason="engine bug: explain.why_illegal has no entry for Build/Upgrade/Exchange/Pay in _PHASE_OF, "
-                          "so GAME.apply raises KeyError instead of IllegalAction")
 @pytest.mark.parametrize("text", ["build cow_shed v1", "upgrade f1", "exchange clay for brick", "pay wheat"])
 def test_an_illegal_economy_action_is_refused_with_a_reason(text: str) -> None:
     """Engine contract (docs/notation.md, Errors) with rulebook p.13 notes 4-5: a build, upgrade, exchange or

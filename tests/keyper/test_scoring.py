@@ -12,8 +12,7 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.keyper import GAME
-from engine.keyper import scoring
+from engine.keyper import GAME, scoring
 from engine.keyper.scoring import Board, score_lines
 from engine.keyper.state import HeldFair, Plot
 from engine.keyper.vocab import ANIMALS, FINISHED, GEMS, RAW, WHEAT
