@@ -28,7 +28,6 @@ MAX_LABEL = 80
 MAX_CHOICES = 25
 MAX_BUTTONS = 20
 BOARD_RENDERERS = {"keyper": "render.keyper"}
-CHANNEL_MENTION = re.compile(r"<#(\d+)>")
 
 
 @dataclass
@@ -204,7 +203,6 @@ class Keywood(discord.Client):
         self.config = config
         self.tree = app_commands.CommandTree(self)
         self.invitations: dict[int, PromptNote] = {}
-        self.game_channels: dict[int, Where] = {}
         register_commands(self)
 
     async def setup_hook(self) -> None:
@@ -256,7 +254,6 @@ class Keywood(discord.Client):
         except Exception:
             log.exception("command %s %r failed", verb, arg)
             outcome = Outcome(False, "Something went wrong on Keywood's side; nothing was changed.")
-        self._locate(outcome, interaction)
         delivered = True
         if outcome.ok:
             delivered = await self.deliver_safely(outcome)
@@ -265,29 +262,6 @@ class Keywood(discord.Client):
             reply += "\n(Keywood could not post to the game's channel; check its permissions there.)"
         await interaction.followup.send(clip(reply), ephemeral=True, file=self._image(outcome, private=True))
         return outcome
-
-    def _locate(self, outcome: Outcome, interaction: discord.Interaction[Any]) -> None:
-        """Make sure an outcome points at its game's channel, also when the command came from a DM.
-
-        The table reports the command's own place; for a button clicked in a DM that is the DM, so the game's
-        channel is taken from the games seen so far, or from the channel our DM names (`<#id>`).
-        """
-        where = outcome.where
-        if where is not None and where.guild_id != "dm":
-            if outcome.game_id is not None:
-                self.game_channels[outcome.game_id] = where
-            return
-        if outcome.game_id is None:
-            return
-        known = self.game_channels.get(outcome.game_id)
-        if known is None and interaction.message is not None:
-            found = CHANNEL_MENTION.search(interaction.message.content or "")
-            if found:
-                channel = self.get_channel(int(found[1]))
-                guild = getattr(channel, "guild", None)
-                known = Where(str(guild.id) if guild else "unknown", found[1])
-        if known is not None:
-            outcome.where = known
 
     def _image(self, outcome: Outcome, private: bool = False) -> Any:
         """The outcome's board image as an attachment (for board replies only when private)."""
@@ -307,8 +281,6 @@ class Keywood(discord.Client):
     async def deliver(self, outcome: Outcome) -> None:
         """Post an outcome: the public message with image and mention, private DMs, invitations, buttons."""
         channel = await self._channel(outcome)
-        if outcome.where is not None and outcome.game_id is not None and outcome.where.guild_id != "dm":
-            self.game_channels[outcome.game_id] = outcome.where
         if channel is not None and outcome.public:
             await self._post_public(channel, outcome)
         origin = self._origin(outcome)
