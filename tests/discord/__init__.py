@@ -216,27 +216,30 @@ class Env:
     async def seat_players(self, *, seed: int = SEED, **options: Any) -> None:
         """/new (ana, with the seed) and /join (ben, cleo), each waited for (DM checks included)."""
         before = len(self.dms("ana"))
-        assert (await self.run("ana", "new", {"seed": seed, **options})).content == "Table opened."
+        opened = await self.run("ana", "new", {"seed": seed, **options})
+        assert opened.content == "Table opened.", opened.content
         await self.fake.wait_for(lambda: len(self.dms("ana")) > before)
         for name in PLAYERS[1:]:
             before = len(self.dms(name))
             refused = self.uid(name) in self.fake.refused_dm_users
             record = await self.slash(name, "join")
             replies = await self.replies(record, 2 if refused else 1)
-            assert replies[0].content == "You are seated."
+            assert replies[0].content == "You are seated.", replies[0].content
             if not refused:
                 await self.fake.wait_for(lambda name=name, before=before: len(self.dms(name)) > before)
 
     async def start_game(self, *, seed: int = SEED, **options: Any) -> None:
         """A started seed-7 game: Ana to act."""
         await self.seat_players(seed=seed, **options)
-        assert (await self.run("ana", "start")).content == "Game started."
+        started = await self.run("ana", "start")
+        assert started.content == "Game started.", started.content
         assert GAME.to_act(self.state()) == [0]
 
     async def invite(self) -> FakeMessage:
         """Ana's `play green 1.pig` in a started game; returns the turn message (Ben asked, then Cleo)."""
         count = len(self.public())
-        assert (await self.run("ana", "play", {"action": "play green 1.pig"})).content.startswith("Done")
+        played = await self.run("ana", "play", {"action": "play green 1.pig"})
+        assert played.content.startswith("Done"), played.content
         turn = (await self.wait_public(count + 1))[count]
         assert GAME.to_act(self.state()) == [1]
         return turn
@@ -244,18 +247,18 @@ class Env:
     # the checks every test ends with
     def check_discord_rules(self) -> None:
         """No Discord rule broken, every interaction answered once in time, no privileged intent asked for."""
-        assert self.fake.violations == []
-        assert self.fake.unknown_routes == []
+        assert self.fake.violations == [], self.fake.violations
+        assert self.fake.unknown_routes == [], self.fake.unknown_routes
         for record in self.fake.interactions.values():
             accepted = [r for r in record.responses if r.accepted]
             assert len(record.responses) == 1 and len(accepted) == 1, (record.payload.get("data"), record.responses)
-            assert accepted[0].elapsed < ACK_DEADLINE
+            assert accepted[0].elapsed < ACK_DEADLINE, (record.payload.get("data"), accepted[0].elapsed)
             if record.ack_type == 5:  # a deferred answer must be filled in
                 original = self.fake.original_response(record.id)
                 assert original is not None and not original.loading, record.payload.get("data")
         identifies = [f for c in self.fake.gateway_connections for f in c.received if f.get("op") == 2]
-        assert len(identifies) == self.clients
-        assert all(int(f["d"]["intents"]) & PRIVILEGED_INTENTS == 0 for f in identifies)
+        assert len(identifies) == self.clients, (len(identifies), self.clients)
+        assert all(int(f["d"]["intents"]) & PRIVILEGED_INTENTS == 0 for f in identifies), identifies
 
 
 @pytest.fixture

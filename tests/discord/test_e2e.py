@@ -6,6 +6,7 @@ to the fake Discord, on a real SQLite file.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 from engine.keyper import GAME
 from tests.discord import (
@@ -48,6 +49,12 @@ def check_routine(env: Env, message: FakeMessage, text: str) -> None:
     assert text in message.content and MENTION.findall(message.content) == []
     assert message.flags & SUPPRESS_NOTIFICATIONS
     assert env.request_of(message)["allowed_mentions"] == {"parse": [], "users": []}
+
+
+def only_new(env: Env, count: int) -> FakeMessage:
+    """The one message the bot posted in #games after the first ``count`` (the bot replies after posting)."""
+    (message,) = env.public()[count:]
+    return message
 
 
 def legal(env: Env, seat: int) -> set[str]:
@@ -110,12 +117,13 @@ async def test_a_short_game_with_slash_commands_buttons_and_autocomplete(env: En
     assert board.filenames == ["table.png"] and board.files[0].data.startswith(PNG_MAGIC)
 
     # Ben declines by slash; Cleo sees her answers in autocomplete and declines too
+    count = len(env.public())
     assert (await env.run("ben", "play", {"action": "decline"})).content == "Done: decline."
-    check_turn_message(env, env.public()[-1], "Ben declines to join.", mention="cleo")
+    check_turn_message(env, only_new(env, count), "Ben declines to join.", mention="cleo")
     assert await env.suggest("cleo", "play", "action", "") == ["join green", "join white", "decline"]
     assert await env.suggest("cleo", "play", "action", "join") == ["join green", "join white"]
     assert (await env.run("cleo", "play", {"action": "decline"})).content == "Done: decline."
-    earns = env.public()[-1]
+    earns = only_new(env, count + 1)
     check_turn_message(env, earns, "Cleo declines to join.", "Ana earns 2 pigs", mention="ana")
     assert [c.split(":")[-1] for c in earns.custom_ids] == ["take pig", "skip"]
 
@@ -123,12 +131,13 @@ async def test_a_short_game_with_slash_commands_buttons_and_autocomplete(env: En
     take = next(c for c in earns.custom_ids if c.endswith(":take pig"))
     clicked = await env.click_reply("ana", take, earns)
     assert clicked.ephemeral and clicked.content == "Done: take pig."
-    check_turn_message(env, env.public()[-1], "Ana takes", mention="ana")
+    check_turn_message(env, only_new(env, count + 2), "Ana takes", mention="ana")
     assert env.log()[-1] == (0, env.uid("ana"), "take pig")
     assert (await env.run("ana", "undo")).content == "Undone."
-    check_turn_message(env, env.public()[-1], "Ana takes back 'take pig'.", mention="ana")
+    check_turn_message(env, only_new(env, count + 3), "Ana takes back 'take pig'.", mention="ana")
     assert env.log()[-1] == (2, env.uid("cleo"), "decline")
     assert (await env.run("ana", "play", {"action": "take pig"})).content == "Done: take pig."
+    check_turn_message(env, only_new(env, count + 4), "Ana takes", mention="ana")
 
     # /log, /score, /rules (with topics by autocomplete) answer privately
     log = await env.run("zed", "log")
@@ -165,9 +174,11 @@ async def test_a_joiner_offer_comes_by_dm_with_deadline_and_buttons(env: Env) ->
     await env.fake.wait_for(lambda: len(env.prompts()) == 2 and all(
         any("kwi:" in c for m in env.dms(n) for c in m.custom_ids) for n in ("ben", "cleo")))
     prompts = {seat: pid for pid, seat, _, _ in env.prompts()}
+    (stored,) = {d for (d,) in sql(env.path, "SELECT deadline FROM prompts WHERE kind = 'joiner'")}
+    deadline = f"<t:{int(datetime.fromisoformat(stored).replace(tzinfo=UTC).timestamp())}:R>"
     for name, seat in (("ben", 1), ("cleo", 2)):
         dm = invitation(env, name)
-        assert "you may join" in dm.content and TIMESTAMP.search(dm.content) and f"<#{env.games['id']}>" in dm.content
+        assert "you may join" in dm.content and deadline in dm.content and f"<#{env.games['id']}>" in dm.content
         assert dm.custom_ids == [f"kwi:{prompts[seat]}:{a}" for a in ("join green", "join white", "decline")]
     assert not any(c.startswith("kwi:") for m in env.dms("ana") for c in m.custom_ids)
 
