@@ -76,8 +76,10 @@ def scoreboard(board: Scoreboard) -> str:
     title = "Final score" if board.final else "Projected score"
     lines = [f"{title}:"]
     for rank, player in enumerate(board.players, start=1):
-        detail = ", ".join(f"{line.label} {line.points}" for line in player.lines if line.points)
-        lines.append(f"{rank}. {player.name} {player.total}" + (f" ({detail})" if detail else ""))
+        lines.append(f"{rank}. {player.name}: {player.total}")
+        for line in player.lines:
+            if line.points:
+                lines.append(f"   {line.label} {line.points}" + (f" [{line.detail}]" if line.detail else ""))
     if board.tie_break:
         lines.append(board.tie_break)
     return "\n".join(lines)

@@ -15,12 +15,23 @@ from typing import Any
 
 from bot import describe
 from bot.store import GameRow, PromptRow, SeatRow, Store, Tx, now
-from engine.core import AmbiguousAction, EngineError, Game, IllegalAction, InvalidAction, Playout, replay
+from engine.core import (
+    AmbiguousAction,
+    EngineError,
+    Game,
+    IllegalAction,
+    InvalidAction,
+    Playout,
+    Scoreboard,
+    replay,
+)
 from engine.keyper import GAME as KEYPER
 from render.keyper import render as render_keyper
+from render.keyper import render_scoreboard
 
 GAMES: dict[str, Game[Any, Any]] = {"keyper": KEYPER}
 RENDERERS: dict[str, Callable[[dict[str, Any]], bytes]] = {"keyper": render_keyper}
+SCOREBOARDS: dict[str, Callable[[Scoreboard], bytes]] = {"keyper": render_scoreboard}
 LOG_LINES = 15
 MAX_CHOICES = 20
 TABLE_OPTIONS = ("seed", "min_players", "max_players", "joiner_deadline_minutes", "reminder_hours", "names")
@@ -368,7 +379,10 @@ class Table:
         if game.engine.is_over(game.state):
             tx.set_status(game.row, "finished")
             outcome.closed += self._close_prompts(tx, game.id)
-            outcome.public.append(describe.scoreboard(game.engine.score(game.state)))
+            final = game.engine.score(game.state)
+            outcome.public.append(describe.scoreboard(final))
+            scoreboard_renderer = SCOREBOARDS.get(game.row.game) if self.images else None
+            outcome.image = scoreboard_renderer(final) if scoreboard_renderer else outcome.image
         else:
             self._sync_prompts(tx, game, moment, outcome)
             outcome.public.append(describe.capitalise(game.engine.waiting_for(game.state)) + ".")
