@@ -15,6 +15,9 @@ _GROUPS: dict[str, tuple[str, ...]] = {
     "any_finished": FINISHED + (WHEAT,),
     "any_gem": GEMS,
     "finished_only": FINISHED,
+    # The three-coloured icons: any of the three types, but never wheat (p.10).
+    "three_raw": RAW + FINISHED,
+    "three_finished": FINISHED,
 }
 
 

@@ -97,7 +97,7 @@ HOUSES: dict[str, tuple[str, ...]] = {
     "copse": ("chicken", "deer", "goat", "boar"),
 }
 CONFIRMED_AREAS = {"barn": "farm", "thatcher": "village"}  # both named in their own scoring text
-COST_GROUPS: tuple[str, ...] = ("any_raw", "any_finished", "any_gem")
+COST_GROUPS: tuple[str, ...] = ("any_raw", "any_finished", "any_gem", "three_raw", "three_finished")
 
 FAIR_COUNTS = {"spring": 6, "summer": 6, "autumn": 6, "winter": 8}
 WINTER_SIDES: tuple[tuple[tuple[str, ...], int], ...] = ((("summer", "autumn"), 4), (("autumn", "winter"), 6))

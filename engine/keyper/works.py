@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations_with_replacement
 
 from engine.keyper.actions import Action, Build, Exchange, Upgrade
@@ -160,8 +161,9 @@ def exchange_options(state: State, seat: int, kind: str, upgraded: bool = False)
     for gives, gets in exchange_rules(kind, upgraded):
         for give in gives:
             if has_all(goods, give):
+                supply = Counter(state.supply) + Counter(give)  # what is handed in may come straight back
                 found += [Exchange(give, get) for get in gets
-                          if get != give and (unlimited or has_all(state.supply, get))]
+                          if get != give and (unlimited or has_all(supply, get))]
     return found
 
 
