@@ -142,6 +142,23 @@ def test_a_button_answer_to_a_closed_invitation_is_stale(invited: Started) -> No
     refused(invited.table, invited.path, cmd(CLEO, "play", "decline", version=version), "The table has moved on")
 
 
+def test_answering_a_closed_invitation_by_its_prompt_is_refused(invited: Started) -> None:
+    """The `answer` verb (a DM button names its prompt): a closed prompt, or someone else's, is refused."""
+    ids = {seat: pid for pid, kind, seat, _, _ in prompts(invited.table, invited.game_id) if kind == "joiner"}
+    refused(invited.table, invited.path, cmd(BEN, "answer", "join green", prompt_id=ids[2]),
+            "This invitation is for another player.")
+    invited.play(BEN, "join green")
+    refused(invited.table, invited.path, cmd(CLEO, "answer", "join white", prompt_id=ids[2]),
+            "This invitation has closed; nothing was changed.")
+    refused(invited.table, invited.path, cmd(CLEO, "answer", "decline", prompt_id=9999),
+            "This invitation has closed")
+
+
+def test_a_choice_offered_to_another_seat_is_refused(invited: Started) -> None:
+    """A button shown to Ben and pressed by Cleo (the command names Ben's seat) changes nothing."""
+    refused(invited.table, invited.path, cmd(CLEO, "play", "decline", seat=1), "offered to another player")
+
+
 def test_answering_an_invitation_twice_is_refused(invited: Started) -> None:
     """A kept early answer cannot be replaced or repeated."""
     invited.play(CLEO, "join white")

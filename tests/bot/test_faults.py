@@ -145,7 +145,8 @@ HEADER = re.compile(r"^\[(\d+)\] (\w+): (.*)$")
 def play_process(db: Path, script: Path) -> subprocess.Popen[str]:
     """Start `python -m bot.cli play --db DB --seed SEED --script SCRIPT` with its stdout piped to us."""
     return subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "play", "--db", str(db), "--seed", str(SEED), "--script", str(script)],
+        [sys.executable, "-m", "bot.cli", "play", "--db", str(db), "--seed", str(SEED), "--script", str(script),
+         "--no-images"],
         cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
 
@@ -200,7 +201,7 @@ def test_a_killed_game_resumes_where_it_stopped(tmp_path: Path) -> None:
         done = check_after_kill(db, printed, done)
     assert 0 < done < len(script)
     rest = write_script(tmp_path / "rest.txt", script[done:])
-    finish = keywood("play", "--db", str(db), "--seed", str(SEED), "--script", str(rest))
+    finish = keywood("play", "--db", str(db), "--seed", str(SEED), "--script", str(rest), "--no-images")
     assert finish.returncode == 0, finish.stdout[-2000:] + finish.stderr[-2000:]
     assert finish.stdout.startswith("Resuming the game in progress.")
     assert "Final score:" in finish.stdout
@@ -224,6 +225,6 @@ def test_a_lobby_left_by_a_killed_start_is_started_on_resume(tmp_path: Path) -> 
         assert table.handle(Command(TERMINAL, Who(f"local-{i}", name), "join")).ok
     store.close()
     script = write_script(tmp_path / "s.txt", script_for(SEED)[:5])
-    result = keywood("play", "--db", str(db), "--seed", str(SEED), "--script", str(script))
+    result = keywood("play", "--db", str(db), "--seed", str(SEED), "--script", str(script), "--no-images")
     assert result.returncode == 0, result.stdout[-1000:]
     assert count(db, "SELECT count(*) FROM actions") == 5

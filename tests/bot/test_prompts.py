@@ -226,3 +226,13 @@ def test_prompts_match_the_engines_invitees_through_a_whole_game(started: Starte
     assert GAME.is_over(started.state())
     assert invitations > 10
     assert all(status != "open" for _, _, _, status, _ in prompts(started.table, started.game_id))
+
+
+def test_an_invitation_answered_by_its_prompt_id(invited: Started) -> None:
+    """The `answer` verb (a DM button) keeps an early answer and applies an answer in turn, like play does."""
+    ids = {seat: pid for seat, (pid, _) in open_joiners(invited).items()}
+    kept = invited.table.handle(cmd(CLEO, "answer", "join white", prompt_id=ids[2]))
+    assert kept.ok and kept.reply.startswith("Answer kept")
+    outcome = invited.table.handle(cmd(BEN, "answer", "decline", prompt_id=ids[1]))
+    assert outcome.ok and sorted(outcome.closed) == sorted(ids.values())
+    assert [r[3] for r in log_rows(invited.table, invited.game_id)[-2:]] == ["decline", "join white"]
