@@ -129,7 +129,7 @@ def render(public_view: View, *, highlight: str | None = None, size: str = "full
 def render_scoreboard(scoreboard: Scoreboard) -> bytes:
     """The scoreboard as PNG bytes: players best first, each with their score lines and total."""
     width = 1000
-    row_heights = [72 + 30 * ((len(p.lines) + 1) // 2) + 12 for p in scoreboard.players]
+    row_heights = [72 + 30 * max(1, (len(p.lines) + 1) // 2) + 12 for p in scoreboard.players]
     tie_lines = d.wrap("Tie-break: " + scoreboard.tie_break, 20, width - 2 * 28) if scoreboard.tie_break else []
     height = 28 + 56 + sum(h + 14 for h in row_heights) + 30 * len(tie_lines) + 28
     image, draw = d.canvas(width, height)
