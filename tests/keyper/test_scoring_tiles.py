@@ -648,7 +648,7 @@ TIE_BREAK = [  # the rulebook's order: the category named in the explanation, a 
 ]
 
 
-@pytest.mark.parametrize("index", range(len(TIE_BREAK)), ids=[c for c, _ in TIE_BREAK])
+@pytest.mark.parametrize("index", range(len(TIE_BREAK)), ids=[c.replace(" ", "-") for c, _ in TIE_BREAK])
 def test_a_tie_is_broken_by_the_first_category_in_the_rulebooks_order(index: int) -> None:
     """p.9: players level on points are ranked by gems, then finished goods, wheat, raw materials, deer, wild
     boar, goats, chickens, horses, cows, pigs and sheep, each in that order: one more of a category wins even
