@@ -533,6 +533,19 @@ def test_the_oast_house_scores_only_when_all_eight_farm_plots_are_built() -> Non
     assert tile_points(placed(farm | village, {"oast_house"}), "oast_house") == 0
 
 
+def test_one_tile_is_counted_by_drainage_pavements_statue_thatcher_and_village_hall() -> None:
+    """p.9 (ii) and its example: the same building tile may be scored by the drainage, pavements, statue,
+    thatcher and village hall. The brickmaker on v6 lies on the drainage's diagonal (v1) and the pavements'
+    column (v2) and is a home village tile: taking it away costs each of the five tiles points."""
+    plots = {"v1": "drainage", "v2": "pavements", "v3": "statue", "v4": "thatcher", "v5": "village_hall",
+             "v6": "brickmaker", "v7": "carpenter", "v8": "stonemason", "v9": "scrapyard", "v10": "alchemist",
+             "v11": "builder", "v12": "dock"}
+    counters = ["drainage", "pavements", "statue", "thatcher", "village_hall"]
+    assert [tile_points(placed(plots), t) for t in counters] == [3, 6, 6, 6, 6]
+    del plots["v6"]
+    assert [tile_points(placed(plots), t) for t in counters] == [2, 5, 5, 5, 0]
+
+
 # --- Dock, entertainer, fairs, shipping (pp.9, 16, 17) ----------------------------------------------------
 
 
