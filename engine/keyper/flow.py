@@ -163,8 +163,8 @@ def start_yields(state: State, events: list[Event]) -> None:
     """Let the seats decide the queued yield units, dropping units nothing can be taken for."""
     while state.steps and not step_takes(state, state.steps[0]):
         step = state.steps.pop(0)
-        why = ("Keywood does not carry out these actions yet (the economy rules come next)" if step.kind == "other"
-               else "nothing is left to take")
+        why = ("nothing is left to take" if step.kind in ("resource", "keyp", "tile", "boat")
+               else "there is nothing it can build, upgrade, pay for or exchange now")
         events.append(Event(f"{name(state, step.seat)}'s unit from {step.source} is lost: {why}.", step.seat))
     if state.steps:
         state.phase = "yields"
