@@ -382,6 +382,6 @@ def explain_tie(ranked: list[Any], keys: Mapping[int, tuple[int, ...]]) -> str:
         if decider is None:
             notes.append(f"{first.name} and {second.name} are tied on points and on every tie-break.")
         else:
-            notes.append(f"{first.name} is ahead of {second.name} on points tied, by {TIE_BREAK[decider]} "
-                         f"({a[decider]} to {b[decider]}).")
+            notes.append(f"{first.name} and {second.name} are tied on {first.total} points; {first.name} wins the "
+                         f"tie-break on {TIE_BREAK[decider]} ({a[decider]} to {b[decider]}).")
     return " ".join(notes)
