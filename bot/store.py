@@ -7,13 +7,13 @@ serialised); any SQLAlchemy URL works, and on other databases the game row is lo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, UniqueConstraint, event, text
-from sqlalchemy.pool import NullPool, StaticPool
+from sqlalchemy import Engine, Index, UniqueConstraint, event, text
+from sqlalchemy.pool import QueuePool, StaticPool
 from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, select, update
 
 DEFAULT_URL = "sqlite:///keywood.db"
@@ -29,6 +29,7 @@ class GameRow(SQLModel, table=True):
     """A game at a table: where it is played, which game, its seed, options, status and state version."""
 
     __tablename__ = "games"
+    __table_args__ = (Index("ix_games_where", "guild_id", "channel_id", "status"),)
     id: int | None = Field(default=None, primary_key=True)
     guild_id: str = Field(index=True)
     channel_id: str = Field(index=True)
@@ -84,6 +85,7 @@ class PromptRow(SQLModel, table=True):
     """An open question with a deadline: a joiner invitation or a turn reminder."""
 
     __tablename__ = "prompts"
+    __table_args__ = (Index("ix_prompts_game_status", "game_id", "status"),)
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="games.id", index=True)
     kind: str
@@ -111,7 +113,9 @@ def make_engine(url: str = DEFAULT_URL) -> Engine:
         engine = create_engine(url)
     else:
         memory = ":memory:" in url or url in ("sqlite://", "sqlite:///")
-        pool = StaticPool if memory else NullPool  # one shared connection keeps an in-memory database alive
+        # One shared connection keeps an in-memory database alive; a file keeps a small pool of open connections
+        # (opening one per command costs its PRAGMAs and a WAL checkpoint each time).
+        pool = StaticPool if memory else QueuePool
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 60}, poolclass=pool)
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
@@ -153,6 +157,8 @@ class Store:
             except BaseException:
                 session.rollback()
                 raise
+        for callback in tx.after_commit:
+            callback()
 
     def close(self) -> None:
         """Release the engine's connections."""
@@ -165,6 +171,7 @@ class Tx:
     def __init__(self, session: Session, sqlite: bool) -> None:
         self.session = session
         self.sqlite = sqlite
+        self.after_commit: list[Callable[[], None]] = []  # run only once the transaction has committed
 
     # games
     def live_game(self, guild_id: str, channel_id: str) -> GameRow | None:
@@ -286,11 +293,13 @@ class Tx:
 
     def save_snapshot(self, game_id: int, version: int, state: dict[str, Any]) -> None:
         """Store the current state of a game."""
-        row = self.session.get(SnapshotRow, game_id) or SnapshotRow(game_id=game_id, version=version, state="")
-        row.version = version
-        row.state = json.dumps(state, separators=(",", ":"), sort_keys=True)
-        self.session.add(row)
-        self.session.flush()
+        text = json.dumps(state, separators=(",", ":"), sort_keys=True)
+        result = self.session.execute(
+            update(SnapshotRow).where(col(SnapshotRow.game_id) == game_id).values(version=version, state=text)
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            self.session.add(SnapshotRow(game_id=game_id, version=version, state=text))
+            self.session.flush()
 
     # prompts
     def open_prompts(self, game_id: int, kind: str | None = None) -> list[PromptRow]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -145,6 +146,8 @@ class Table:
         self, store: Store, *, images: bool = True, joiner_minutes: int = 720, reminder_hours: int = 24
     ) -> None:
         self.store = store
+        self._states: dict[int, tuple[int, Any]] = {}  # game id -> (version, state): skips decoding snapshots
+        self._states_lock = threading.Lock()
         self.images = images
         self.defaults = (joiner_minutes, reminder_hours)
         self._verbs: dict[str, Callable[[Tx, Command, datetime], Outcome]] = {
@@ -351,7 +354,8 @@ class Table:
         """Apply kept and timed-out answers of the seats whose turn to answer has come, in priority order."""
         lines: list[str] = []
         while not game.engine.is_over(game.state):
-            ready = [(s, p) for s in game.engine.to_act(game.state)
+            answering = [s for s in game.engine.to_act(game.state) if game.engine.pending_answers(game.state, s)]
+            ready = [(s, p) for s in answering
                      if (p := self._open_prompt_for(tx, game.id, s)) is not None and p.answer is not None]
             if not ready:
                 return lines
@@ -373,9 +377,12 @@ class Table:
 
     def _after_change(self, tx: Tx, game: Loaded, moment: datetime, lines: list[str]) -> Outcome:
         """Sync prompts, finish a game that ended, and describe the new state for the channel."""
-        view = game.engine.view(game.state, None)
+        version, state = game.row.version, game.state
+        tx.after_commit.append(lambda: self._remember(game.id, version, state))
+        view = game.engine.view(game.state, None) if self.images else None  # only images need the whole view
         outcome = Outcome(True, public=list(lines), game_id=game.id, board=view, closed=list(game.done_prompts),
-                          seats={s.user_id: s.seat for s in game.seats}, image=self._render(game.row.game, view))
+                          seats={s.user_id: s.seat for s in game.seats},
+                          image=self._render(game.row.game, view) if view else None)
         if game.engine.is_over(game.state):
             tx.set_status(game.row, "finished")
             outcome.closed += self._close_prompts(tx, game.id)
@@ -413,7 +420,8 @@ class Table:
         options = json.loads(game.row.options)
         pending = {s: game.engine.pending_answers(game.state, s) for s in range(len(game.seats))}
         pending = {s: answers for s, answers in pending.items() if answers}
-        open_prompts = tx.open_prompts(game.id, "joiner")
+        everything = tx.open_prompts(game.id)
+        open_prompts = [p for p in everything if p.kind == "joiner"]
         for prompt in open_prompts:
             if prompt.seat not in pending:
                 prompt.status = "closed"
@@ -424,7 +432,8 @@ class Table:
         for seat, answers in pending.items():
             if seat not in have:
                 outcome.opened.append(self._open_joiner(tx, game, seat, answers, deadline))
-        self._reset_reminder(tx, game, moment + timedelta(hours=int(options["reminder_hours"])))
+        reminders = [p for p in everything if p.kind == "reminder"]
+        self._reset_reminder(tx, game, reminders, moment + timedelta(hours=int(options["reminder_hours"])))
 
     def _open_joiner(self, tx: Tx, game: Loaded, seat: int, answers: list[Any], deadline: datetime) -> PromptNote:
         """Open one invitation prompt."""
@@ -438,9 +447,8 @@ class Table:
         return PromptNote(row.id, game.id, "joiner", seat_row.user_id, seat, deadline, text, choices,
                           game.row.version)
 
-    def _reset_reminder(self, tx: Tx, game: Loaded, deadline: datetime) -> None:
+    def _reset_reminder(self, tx: Tx, game: Loaded, reminders: list[PromptRow], deadline: datetime) -> None:
         """Keep one turn reminder per game, due a reminder interval after the last change."""
-        reminders = tx.open_prompts(game.id, "reminder")
         row = reminders[0] if reminders else PromptRow(game_id=game.id, kind="reminder", deadline=deadline)
         row.deadline = deadline
         tx.save_prompt(row)
@@ -677,10 +685,21 @@ class Table:
         """Read a game's seats and state."""
         assert row.id is not None
         engine = GAMES[row.game]
+        with self._states_lock:
+            cached = self._states.get(row.id)
+        if cached is not None and cached[0] == row.version:  # engine states are never changed in place
+            return Loaded(row, tx.seats(row.id), engine, cached[1])
         data = tx.snapshot(row.id)
         if data is None:
             raise TableError("This game has no stored state; an admin can run `keywood replay`.")
-        return Loaded(row, tx.seats(row.id), engine, engine.from_json(data))
+        state = engine.from_json(data)
+        self._remember(row.id, row.version, state)
+        return Loaded(row, tx.seats(row.id), engine, state)
+
+    def _remember(self, game_id: int, version: int, state: Any) -> None:
+        """Keep a committed state in memory, keyed by its version (another process's change misses it)."""
+        with self._states_lock:
+            self._states[game_id] = (version, state)
 
     def _require_seat(self, game: Loaded, cmd: Command) -> int:
         """The caller's seat; raises TableError when they are not playing."""

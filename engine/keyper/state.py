@@ -151,8 +151,14 @@ def to_data(obj: Any) -> Any:
     if isinstance(obj, dict):
         return {str(k): v if isinstance(v, _PLAIN) else to_data(v) for k, v in obj.items()}
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return {name: to_data(getattr(obj, name)) for name in _field_names(type(obj))}
     raise TypeError(f"cannot serialise {type(obj).__name__}")
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The field names of a record class, in order."""
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def from_data(cls: type[T], data: Any) -> T:
