@@ -1,6 +1,6 @@
 """Shared fixtures and helpers for the bot tests: real SQLite files in a temp dir, the real Table and Store.
 
-Test modules load the fixtures with ``pytest_plugins = ("tests.bot.helpers",)``. Nothing of Keywood is
+tests/bot/conftest.py makes these fixtures available. Nothing of Keywood is
 mocked: a "game" here is made by sending the same Commands a transport would send.
 
 Seed 7 with Ana, Ben and Cleo (in that seat order) starts with Ana to act; her `play green 1.pig` puts a

@@ -26,8 +26,6 @@ from tests.bot.helpers import (
     prompts,
 )
 
-pytest_plugins = ("tests.bot.helpers",)
-
 
 def refused(table: Table, path: Path, command: Command, *fragments: str) -> str:
     """Send a command that must be refused; check its message and that the database did not change."""

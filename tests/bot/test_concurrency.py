@@ -28,8 +28,6 @@ from tests.bot.helpers import (
     url,
 )
 
-pytest_plugins = ("tests.bot.helpers",)
-
 THREADS = 20
 TARGET = 60  # accepted commands per run
 TIME_LIMIT = 40.0  # seconds; a safety stop, not the expected duration

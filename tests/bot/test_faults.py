@@ -36,8 +36,6 @@ from tests.bot.helpers import (
     script_for,
 )
 
-pytest_plugins = ("tests.bot.helpers",)
-
 # --- the database fails inside the transaction ----------------------------------------------------------------
 
 

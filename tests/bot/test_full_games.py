@@ -25,8 +25,6 @@ from tests.bot.helpers import (
     start_game,
 )
 
-pytest_plugins = ("tests.bot.helpers",)
-
 MAX_COMMANDS = 3000
 
 

@@ -27,8 +27,6 @@ from tests.bot.helpers import (
     start_game,
 )
 
-pytest_plugins = ("tests.bot.helpers",)
-
 
 def seats(table: Table, game_id: int) -> list[tuple[int, str]]:
     """(seat, user id) of a game, in order."""

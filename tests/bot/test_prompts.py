@@ -25,8 +25,6 @@ from tests.bot.helpers import (
     url,
 )
 
-pytest_plugins = ("tests.bot.helpers",)
-
 JOINER = timedelta(minutes=720)  # the default joiner deadline
 
 

@@ -13,8 +13,6 @@ from bot.store import SeatRow, Store, make_engine
 from bot.table import Table
 from tests.bot.helpers import ANA, BEN, Started, cmd, count, dump, keywood, log_rows, start_game, url
 
-pytest_plugins = ("tests.bot.helpers",)
-
 
 def test_the_file_is_in_wal_mode_with_foreign_keys_on(started: Started) -> None:
     """Asked through a store connection: journal_mode wal, foreign_keys 1, busy timeout set."""

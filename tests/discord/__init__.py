@@ -1,7 +1,7 @@
 """End-to-end tests of the Discord bot: the unmodified discord.py client of bot/discord_app.py, connected to the
 in-process fake Discord (tests/discord_fake), with the real Table on a real SQLite file.
 
-Test modules load the fixtures with ``pytest_plugins = ("tests.discord",)``. Nothing of Keywood is mocked.
+tests/discord/conftest.py makes these fixtures available. Nothing of Keywood is mocked.
 
 The world: one server with #general and #games; players ana, ben and cleo; mod (a server admin, seated nowhere)
 and zed (a member who plays nothing). Seed 7 with Ana, Ben and Cleo seated in that order starts with Ana to act;

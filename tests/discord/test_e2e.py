@@ -21,8 +21,6 @@ from tests.discord import (
 )
 from tests.discord_fake import FakeMessage
 
-pytest_plugins = ("tests.discord",)
-
 MENTION = re.compile(r"<@!?(\d+)>")
 
 

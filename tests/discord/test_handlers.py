@@ -17,8 +17,6 @@ from bot.table import Command, Table, Where, Who
 from tests.discord import PRIVILEGED_INTENTS, SEED, Env, dump, sql
 from tests.discord_fake import FakeMessage
 
-pytest_plugins = ("tests.discord",)
-
 NO_GAME = "There is no game in this channel."
 NOT_A_PLAYER = "You are not a player in this game."
 HOST_ONLY = "Only the host or a server admin can"
