@@ -73,14 +73,6 @@ def pay_options(goods: Mapping[str, int], items: list[str]) -> list[str]:
     return found
 
 
-def discounted(items: list[str]) -> list[list[str]]:
-    """The costs a discount build may leave: one item waived, never below one item (p.13 note 4)."""
-    if len(items) < 2:
-        return [items]
-    waived = dict.fromkeys(items)
-    return [items[: items.index(w)] + items[items.index(w) + 1:] for w in waived]
-
-
 def has_all(goods: Mapping[str, int], needed: Iterable[str]) -> bool:
     """Whether goods hold every resource listed (with repeats)."""
     need = Counter(needed)
