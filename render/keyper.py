@@ -91,13 +91,14 @@ def render(public_view: View, *, highlight: str | None = None, size: str = "full
     """The table as PNG bytes; size 'full' (everything) or 'compact' (no player panels).
 
     highlight names a space to outline as the last action: '2.pig' on board 2, or a plot like 'v3' of the
-    active player. Raises ValueError on a private view, an unknown size or a highlight naming no space.
+    active player; by default the view's last_space is outlined. Raises ValueError on a private view, an
+    unknown size or a highlight naming no space.
     """
     check_public(public_view)
     if size not in SIZES:
         raise ValueError(f"unknown size '{size}'; known: {', '.join(SIZES)}")
     view = public_view
-    mark = _parse_highlight(view, highlight)
+    mark = _parse_highlight(view, highlight) if highlight is not None else _last_space(view)
     comps = default()
     players = view["players"]
     header_h = _header_height(view)
@@ -161,6 +162,14 @@ def render_scoreboard(scoreboard: Scoreboard) -> bytes:
 
 
 # --- Highlight -----------------------------------------------------------------------------------------
+
+
+def _last_space(view: View) -> tuple[int | None, str] | None:
+    """The space of the last placement the view reports, outlined by default (None if it names no space)."""
+    try:
+        return _parse_highlight(view, view.get("last_space") or None)
+    except ValueError:
+        return None
 
 
 def _parse_highlight(view: View, highlight: str | None) -> tuple[int | None, str] | None:

@@ -280,6 +280,7 @@ def _retrieve(state: State) -> None:
     for board in state.boards:
         board.spaces.clear()
         board.keyper = None
+    state.last_space = ""
 
 
 def after_displays(state: State, events: list[Event]) -> None:

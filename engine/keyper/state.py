@@ -131,6 +131,7 @@ class State:
     boat_sold: list[list[str]] = field(default_factory=list)
     turn: int = 1
     last_action: str = ""
+    last_space: str = ""  # where the last keyper or keyple went or was laid down ('2.pig', or a plot 'v3')
 
 
 def clone(state: T) -> T:
