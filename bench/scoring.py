@@ -45,7 +45,7 @@ def main() -> None:
         times = []
         for _ in range(args.runs):
             start = time.perf_counter()
-            GAME.score(state)
+            GAME.score(state, None)
             times.append((time.perf_counter() - start) / len(state.players))
         label = "upgraded" if upgraded else "plain"
         print(f"{label}: median {statistics.median(times) * 1000:.2f} ms per player")

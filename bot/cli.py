@@ -10,18 +10,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot import games, migrate
 from engine.core import Rng
-from engine.keyper import GAME
 
 DEFAULT_DB = "keywood.db"
 
 
-def demo(players: int, seed: int, out: TextIO = sys.stdout) -> int:
-    """Play a seeded random game of Keyper, printing every action and event; returns the exit code."""
-    names = ["Ana", "Ben", "Cleo", "Dev"][:players]
+def demo(players: int, seed: int, out: TextIO = sys.stdout, game: str | None = None) -> int:
+    """Play a seeded random game, printing every action and event; returns the exit code."""
+    entry = games.get(game) if game else games.default()
+    GAME = entry.engine  # noqa: N806 - read as the game being shown
+    names = ["Ana", "Ben", "Cleo", "Dev", "Eve", "Finn"][:players]
     state = GAME.setup(names, seed)
     chooser = Rng.from_seed(seed)
-    print(f"Keyper demo: {', '.join(names)}; seed {seed}. {GAME.waiting_for(state)}.", file=out)
+    print(f"{entry.title} demo: {', '.join(names)}; seed {seed}. {GAME.waiting_for(state)}.", file=out)
     while not GAME.is_over(state):
         seats = GAME.to_act(state)
         seat = seats[chooser.below(len(seats))]
@@ -31,7 +33,7 @@ def demo(players: int, seed: int, out: TextIO = sys.stdout) -> int:
         print(f"> {names[seat]}: {action}", file=out)
         for event in events:
             print(f"  {event.text}", file=out)
-    for line in GAME.score(state).players:
+    for line in GAME.score(state, None).players:
         print(f"  {line.name}: {line.total}", file=out)
     return 0
 
@@ -73,7 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="keywood", description="Keywood, a Discord referee for Key-series games.")
     parser.add_argument("--config", default="config.toml", help="configuration file (default config.toml)")
     sub = parser.add_subparsers(dest="command")
-    play = sub.add_parser("play", help="a hot-seat Keyper game in the terminal")
+    game_ids = [entry.id for entry in games.all_games()]
+    play = sub.add_parser("play", help="a hot-seat game in the terminal")
+    play.add_argument("--game", choices=game_ids, default=game_ids[0], help="which game (for a new table)")
     play.add_argument("--players", type=int, default=3, choices=[2, 3, 4])
     play.add_argument("--names", nargs="+", help="player names, in seat order")
     play.add_argument("--db", help="database file or URL (default: config's database_url or keywood.db)")
@@ -81,7 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--script", help="a file of 'SEAT: COMMAND' lines to play instead of the keyboard")
     play.add_argument("--images", default="keywood-images", help="folder for the board image after every turn")
     play.add_argument("--no-images", action="store_true", help="do not write board images")
-    run_demo = sub.add_parser("demo", help="watch a seeded random Keyper game")
+    run_demo = sub.add_parser("demo", help="watch a seeded random game")
+    run_demo.add_argument("--game", choices=game_ids, default=game_ids[0])
     run_demo.add_argument("--players", type=int, default=3, choices=[2, 3, 4])
     run_demo.add_argument("--seed", type=int, default=1)
     rep = sub.add_parser("replay", help="replay one stored game's log and compare it with its stored state")
@@ -92,9 +97,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     patch.add_argument("--write", action="store_true", help="store the replayed state of games that differ")
     sub.add_parser("run", help="run the Discord bot (needs a token)")
     args = parser.parse_args(argv)
-    config = load_config(args.config)
+    try:
+        return _dispatch(args, load_config(args.config))
+    except (migrate.SchemaTooNew, migrate.NotKeywoodDatabase) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+
+
+def _dispatch(args: argparse.Namespace, config: dict[str, Any]) -> int:
+    """Run the chosen command (the database is upgraded when a store opens it)."""
     if args.command == "demo":
-        return demo(args.players, args.seed)
+        return demo(args.players, args.seed, game=args.game)
     if args.command == "replay":
         return check_games(database_url(config, args.db), [args.game], False)
     if args.command == "patch":
@@ -124,7 +137,8 @@ def run_bot(config: dict[str, Any], path: str) -> int:
         print(NO_TOKEN.format(path=path, env=config.get("token_env", "KEYWOOD_TOKEN")))
         return 1
     logging.basicConfig(level=str(config.get("log_level", "INFO")))
-    table = Table(Store(database_url(config, None)), joiner_minutes=int(config.get("joiner_deadline_minutes", 720)),
+    minutes = config.get("decision_minutes", config.get("joiner_deadline_minutes", 720))  # the old name still works
+    table = Table(Store(database_url(config, None)), decision_minutes=int(minutes),
                   reminder_hours=int(config.get("turn_reminder_hours", 24)))
     guilds = [int(g) for g in config.get("dev_guild_ids", [])]
     asyncio.run(serve(table, BotConfig(secret, guilds, float(config.get("tick_seconds", 30)))))
@@ -139,7 +153,8 @@ def _play(config: dict[str, Any], args: argparse.Namespace) -> int:
     names = getattr(args, "names", None) or list(console.NAMES[:players])
     db = database_url(config, getattr(args, "db", None))
     images = None if getattr(args, "no_images", False) else getattr(args, "images", "keywood-images")
-    return console.main(db, names, getattr(args, "seed", None), getattr(args, "script", None), images=images)
+    return console.main(db, names, getattr(args, "seed", None), getattr(args, "script", None), images=images,
+                        game=getattr(args, "game", None))
 
 
 if __name__ == "__main__":

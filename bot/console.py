@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from bot import games
 from bot.store import Store
 from bot.table import Command, Outcome, Table, Where, Who
 
@@ -55,7 +56,7 @@ class Console:
         path.write_bytes(outcome.image)
         self.say(f"(image: {path})")
 
-    def ensure_game(self, names: list[str], seed: int | None) -> bool:
+    def ensure_game(self, names: list[str], seed: int | None, game: str) -> bool:
         """Resume the terminal game, finish dealing a lobby a killed run left behind, or deal a new one."""
         status, seated = self._table_state()
         if status == "active":
@@ -63,7 +64,7 @@ class Console:
             return True
         host = Who("local-1", names[0])
         options = {"seed": seed} if seed is not None else {}
-        steps = [] if status else [Command(WHERE, host, "new", "keyper", options=options)]
+        steps = [] if status else [Command(WHERE, host, "new", game, options=options)]
         have = {who.user_id for who in seated} | {host.user_id}
         steps += [Command(WHERE, Who(f"local-{i}", n), "join") for i, n in enumerate(names, start=1)
                   if f"local-{i}" not in have]
@@ -73,14 +74,22 @@ class Console:
             if not outcome.ok:
                 self.say(outcome.reply)
                 return False
-        self.say(f"New Keyper game for {', '.join(names)}.")
+        self.deliver()
+        self.say(f"New {games.get(game).title} game for {', '.join(names)}.")
         return True
+
+    def deliver(self) -> None:
+        """Take the terminal table's queued messages off the outbox: the terminal has shown them already."""
+        for row in self.table.pending_messages():
+            if row.channel_id == WHERE.channel_id and row.guild_id == WHERE.guild_id and row.id is not None:
+                self.table.message_sent(row.id)
 
     def run(self, who: Who, text: str) -> Outcome:
         """Send one line from a player to the table and print what happened."""
         verb, _, rest = text.strip().partition(" ")
         command = Command(WHERE, who, verb, rest) if verb in TABLE_VERBS else Command(WHERE, who, "play", text)
         outcome = self.table.handle(command)
+        self.deliver()
         if not outcome.ok:
             self.say(f"! {outcome.reply}")
         elif command.verb == "play":
@@ -131,13 +140,11 @@ def choices_text(legal: list[str], limit: int = 40) -> str:
 
 def _whose_turn(console: Console) -> tuple[int, list[str]] | None:
     """The first seat that must act and its legal actions; None when the game is over."""
-    from bot.table import GAMES
-
     with console.table.store.transaction() as tx:
         row = tx.live_game(WHERE.guild_id, WHERE.channel_id)
         if row is None or row.id is None:
             return None
-        engine = GAMES[row.game]
+        engine = games.get(row.game).engine
         data = tx.snapshot(row.id)
         assert data is not None
         state = engine.from_json(data)
@@ -175,11 +182,11 @@ def scripted(console: Console, lines: Iterable[str]) -> int:
 
 
 def main(db: str, names: list[str], seed: int | None, script: str | None, out: TextIO = sys.stdout,
-         images: str | None = "keywood-images") -> int:
+         images: str | None = "keywood-images", game: str | None = None) -> int:
     """Entry point of `keywood play`; board images go to the images folder (None: no images)."""
     store = Store(db if "://" in db else f"sqlite:///{db}")
     console = Console(Table(store, images=images is not None), out, Path(images) if images else None)
-    if not console.ensure_game(names, seed):
+    if not console.ensure_game(names, seed, game or games.default().id):
         return 1
     if script:
         with open(script, encoding="utf-8") as handle:

@@ -7,19 +7,24 @@ worker thread, so the event loop never blocks and Discord's 3-second deadline is
 from __future__ import annotations
 
 import asyncio
-import importlib
+import inspect
 import io
+import json
 import logging
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import tasks
 
-from bot import rules
-from bot.table import RENDERERS, Command, Outcome, PromptNote, Table, Where, Who
+from bot import games, rules
+from bot.games import Option
+from bot.store import OutboxRow
+from bot.table import Command, Outcome, Table, Where, Who
 
 log = logging.getLogger("keywood")
 MAX_CONTENT = 2000
@@ -27,7 +32,10 @@ MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
 MAX_CHOICES = 25
 MAX_BUTTONS = 20
-BOARD_RENDERERS = {"keyper": "render.keyper"}
+CANNOT_DM = 50007  # Discord's error code for a user whose DMs are closed to the bot
+HOW_TO_OPEN_DMS = ("To get your private prompts by DM, allow direct messages from members of this server (the "
+                   "server's name → Privacy Settings → Direct Messages). Until then they appear here, behind a "
+                   "button only you can open; /hand shows your private view at any time.")
 
 
 @dataclass
@@ -64,17 +72,6 @@ def with_tail(text: str, tail: str) -> str:
     return f"{clip(text, MAX_CONTENT - len(tail) - 1)}\n{tail}".strip()
 
 
-def register_renderers() -> None:
-    """Give the table the board renderers that are installed (render/ is optional for the bot)."""
-    for game, module_name in BOARD_RENDERERS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            log.info("no board renderer for %s: turn messages go without an image", game)
-            continue
-        RENDERERS.setdefault(game, module.render)
-
-
 ACTION_ID = r"kw:(?P<game>\d+):(?P<seat>\d+):(?P<version>\d+):(?P<action>.+)"
 INVITE_ID = r"kwi:(?P<prompt>\d+):(?P<action>.+)"
 OPEN_ID = r"kwo:(?P<prompt>\d+):(?P<user>\d+)"
@@ -107,10 +104,13 @@ def action_id(game: int, seat: int, version: int, action: str) -> str:
 
 
 class InviteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=INVITE_ID):
-    """A button answering a joiner invitation (sent by DM, or shown privately in the channel)."""
+    """A button answering one open decision (sent by DM, or shown privately in the channel).
+
+    It is tied to the decision, not to the table's version: it works until that decision is made.
+    """
 
     def __init__(self, prompt: int, action: str) -> None:
-        style = discord.ButtonStyle.secondary if action == "decline" else discord.ButtonStyle.success
+        style = discord.ButtonStyle.secondary if action in ("decline", "done", "skip") else discord.ButtonStyle.success
         super().__init__(discord.ui.Button(label=action[:MAX_LABEL], style=style, custom_id=f"kwi:{prompt}:{action}"))
         self.prompt, self.action = prompt, action
 
@@ -121,17 +121,17 @@ class InviteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=INVI
         return cls(int(match["prompt"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer the invitation."""
+        """Answer the decision."""
         client = interaction.client
         assert isinstance(client, Keywood)
         await client.handle(interaction, "answer", self.action, prompt_id=self.prompt)
 
 
 class OpenInviteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OPEN_ID):
-    """For a player whose DMs are closed: opens their invitation privately in the channel."""
+    """For a player whose DMs are closed: opens their decision privately in the channel."""
 
     def __init__(self, prompt: int, user: int) -> None:
-        super().__init__(discord.ui.Button(label="Open my invitation", style=discord.ButtonStyle.primary,
+        super().__init__(discord.ui.Button(label="Open my decision", style=discord.ButtonStyle.primary,
                                            custom_id=f"kwo:{prompt}:{user}"))
         self.prompt, self.user = prompt, user
 
@@ -142,42 +142,35 @@ class OpenInviteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         return cls(int(match["prompt"]), int(match["user"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Show the invitation's buttons to the invited player only.
-
-        The invitation comes from memory, or after a restart from the table: the answers the player may give
-        now in this channel's game (the table refuses them if the invitation has closed meanwhile).
-        """
-        if interaction.user.id != self.user:
-            await interaction.response.send_message("This invitation is for another player.", ephemeral=True)
-            return
+        """Show the decision and its buttons to the seat's current holder only (read from the table)."""
         client = interaction.client
         assert isinstance(client, Keywood)
-        note = client.invitations.get(self.prompt)
-        if note is not None:
-            await interaction.response.send_message(invitation_text(note), view=invitation_view(note), ephemeral=True)
-            return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        answers = await asyncio.to_thread(client.table.suggest, where_of(interaction), str(self.user), "")
-        if not answers:
-            await interaction.followup.send("This invitation has closed.", ephemeral=True)
+        note = await asyncio.to_thread(client.table.prompt_choices, self.prompt, str(interaction.user.id))
+        if note is None:
+            text = ("This decision is for another player." if interaction.user.id != self.user
+                    else "This decision has already been made or has closed.")
+            await interaction.followup.send(text, ephemeral=True)
             return
-        view = discord.ui.View(timeout=None)
-        for answer in answers[:MAX_BUTTONS]:
-            view.add_item(InviteButton(self.prompt, answer))
-        await interaction.followup.send("Your invitation to join: answer before its deadline.", view=view,
-                                        ephemeral=True)
+        await interaction.followup.send(clip(decision_text(note.text, note.deadline)), ephemeral=True,
+                                        view=prompt_view(note.prompt_id, list(note.choices)))
 
 
-def invitation_text(note: PromptNote) -> str:
-    """The words of a joiner invitation, with its deadline as a Discord timestamp."""
-    return f"{note.text}\nAnswer by {discord.utils.format_dt(note.deadline, 'R')}; no answer counts as a decline."
+def decision_text(text: str, deadline: datetime | None) -> str:
+    """The words of a decision, with its deadline as a Discord timestamp."""
+    if deadline is None:
+        return text
+    return f"{text}\nDeadline: {discord.utils.format_dt(deadline, 'R')}."
 
 
-def invitation_view(note: PromptNote) -> discord.ui.View:
-    """Buttons for each answer to an invitation."""
+def prompt_view(prompt_id: int, choices: list[str]) -> Any:
+    """Buttons for each answer to a decision (MISSING when there are none that fit)."""
+    fitting = [c for c in choices if len(f"kwi:{prompt_id}:{c}") <= MAX_CUSTOM_ID][:MAX_BUTTONS]
+    if not fitting:
+        return discord.utils.MISSING
     view = discord.ui.View(timeout=None)
-    for choice in [c for c in note.choices if len(f"kwi:{note.prompt_id}:{c}") <= MAX_CUSTOM_ID][:MAX_BUTTONS]:
-        view.add_item(InviteButton(note.prompt_id, choice))
+    for choice in fitting:
+        view.add_item(InviteButton(prompt_id, choice))
     return view
 
 
@@ -193,7 +186,7 @@ def action_view(game_id: int, seat: int, version: int, choices: list[str]) -> di
 
 
 class Keywood(discord.Client):
-    """The Keywood bot: slash commands, buttons, DMs and the deadline ticker around one Table."""
+    """The Keywood bot: slash commands, buttons, the outbox sender and the deadline ticker around one Table."""
 
     def __init__(self, table: Table, config: BotConfig, **options: Any) -> None:
         """options go to discord.Client (e.g. guild_ready_timeout); the intents are always the unprivileged
@@ -202,12 +195,11 @@ class Keywood(discord.Client):
         self.table = table
         self.config = config
         self.tree = app_commands.CommandTree(self)
-        self.invitations: dict[int, PromptNote] = {}
+        self.sender = Sender(self)
         register_commands(self)
 
     async def setup_hook(self) -> None:
-        """Register the board renderers and dynamic buttons, sync the slash commands, start the ticker."""
-        register_renderers()
+        """Register the dynamic buttons, sync the slash commands, start the ticker."""
         self.add_dynamic_items(ActionButton, InviteButton, OpenInviteButton)
         for guild_id in self.config.dev_guild_ids:
             guild = discord.Object(id=guild_id)
@@ -225,15 +217,12 @@ class Keywood(discord.Client):
 
     @tasks.loop(seconds=30)
     async def ticker(self) -> None:
-        """Process prompts whose deadline passed (and catch up after a restart)."""
+        """Process decisions whose deadline passed, then send whatever the outbox holds (also after a restart)."""
         try:
-            outcomes = await asyncio.to_thread(self.table.due)
+            await asyncio.to_thread(self.table.due)
         except Exception:  # keep ticking whatever one game does
             log.exception("deadline processing failed")
-            return
-        for outcome in outcomes:
-            if outcome.ok:
-                await self.deliver_safely(outcome)
+        await self.sender.flush()
 
     @ticker.before_loop
     async def _before_ticker(self) -> None:
@@ -242,7 +231,7 @@ class Keywood(discord.Client):
 
     async def handle(self, interaction: discord.Interaction[Any], verb: str, arg: str = "", *,
                      options: dict[str, Any] | None = None, where: Where | None = None, **command: Any) -> Outcome:
-        """Defer, hand the command to the table in a worker thread, post the outcome, then reply privately.
+        """Defer, hand the command to the table in a worker thread, send the outbox, then reply privately.
 
         The private reply comes last, so the caller's "thinking..." ends once everything is posted.
         """
@@ -254,82 +243,36 @@ class Keywood(discord.Client):
         except Exception:
             log.exception("command %s %r failed", verb, arg)
             outcome = Outcome(False, "Something went wrong on Keywood's side; nothing was changed.")
-        delivered = True
-        if outcome.ok:
-            delivered = await self.deliver_safely(outcome)
+        failed = await self.sender.flush() if outcome.ok else set()
         reply = outcome.reply or ("Done." if outcome.ok else "That did not work.")
-        if not delivered:
-            reply += "\n(Keywood could not post to the game's channel; check its permissions there.)"
-        await interaction.followup.send(clip(reply), ephemeral=True, file=self._image(outcome, private=True))
+        if outcome.where is not None and outcome.where.channel_id in failed:
+            reply += "\n(Keywood could not post in the game's channel; check its permissions there.)"
+        view: Any = discord.utils.MISSING
+        if outcome.reply_prompt is not None and outcome.reply_choices:
+            view = prompt_view(outcome.reply_prompt, outcome.reply_choices)
+        await interaction.followup.send(clip(reply), ephemeral=True, file=self._image(outcome), view=view)
         return outcome
 
-    def _image(self, outcome: Outcome, private: bool = False) -> Any:
-        """The outcome's board image as an attachment (for board replies only when private)."""
-        if outcome.image is None or (private and outcome.public):
+    @staticmethod
+    def _image(outcome: Outcome) -> Any:
+        """A reading command's board image as an attachment (images of actions go with the channel message)."""
+        if outcome.image is None or outcome.public or not outcome.ok:
             return discord.utils.MISSING
         return discord.File(io.BytesIO(outcome.image), filename="table.png")
 
-    async def deliver_safely(self, outcome: Outcome) -> bool:
-        """deliver, logging instead of raising a Discord error; False when something could not be posted."""
-        try:
-            await self.deliver(outcome)
-        except discord.HTTPException:
-            log.exception("could not deliver the outcome of game %s", outcome.game_id)
-            return False
-        return True
-
-    async def deliver(self, outcome: Outcome) -> None:
-        """Post an outcome: the public message with image and mention, private DMs, invitations, buttons."""
-        channel = await self._channel(outcome)
-        if channel is not None and outcome.public:
-            await self._post_public(channel, outcome)
-        origin = self._origin(outcome)
-        for user_id, lines in outcome.private.items():
-            await self._dm_or_hint(channel, user_id, origin + "\n".join(lines), outcome)
-        for note in outcome.opened:
-            self.invitations[note.prompt_id] = note
-            await self._invite(channel, note, origin)
-        for prompt_id in outcome.closed:
-            self.invitations.pop(prompt_id, None)
-
-    @staticmethod
-    def _origin(outcome: Outcome) -> str:
-        """The first line of a DM: which game's channel it comes from."""
-        if outcome.where is None or outcome.where.guild_id == "dm" or not outcome.where.channel_id.isdigit():
-            return ""
-        return f"From the game in <#{outcome.where.channel_id}>:\n"
-
-    async def _channel(self, outcome: Outcome) -> discord.abc.Messageable | None:
-        """The game's channel or thread (never a DM: public lines do not go to one player)."""
-        if outcome.where is None or outcome.where.guild_id == "dm" or not outcome.where.channel_id.isdigit():
+    async def find_channel(self, channel_id: str) -> discord.abc.Messageable | None:
+        """A guild channel or thread by id (None when it does not exist or is not one Keywood can see)."""
+        if not channel_id.isdigit():
             return None
-        channel_id = int(outcome.where.channel_id)
-        channel = self.get_channel(channel_id)
+        channel = self.get_channel(int(channel_id))
         if channel is None:
             try:
-                channel = await self.fetch_channel(channel_id)
+                channel = await self.fetch_channel(int(channel_id))
             except discord.HTTPException:
                 return None
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
-    async def _post_public(self, channel: discord.abc.Messageable, outcome: Outcome) -> None:
-        """One channel message: the log lines, the board image, a mention of who acts next, and buttons.
-
-        Only the players named are pinged; a message that names nobody is sent silently.
-        """
-        users = [u for u in outcome.mention if u.isdigit()]
-        content = with_tail("\n".join(outcome.public), " ".join(f"<@{u}>" for u in users))
-        view: Any = discord.utils.MISSING
-        if len(outcome.choices) == 1 and outcome.game_id is not None and outcome.version is not None:
-            user_id, choices = next(iter(outcome.choices.items()))
-            seat = outcome.seats.get(user_id, 0)
-            view = action_view(outcome.game_id, seat, outcome.version, choices) or discord.utils.MISSING
-        mentions = discord.AllowedMentions(users=[discord.Object(id=int(u)) for u in users], roles=False,
-                                           everyone=False, replied_user=False)
-        await channel.send(content, file=self._image(outcome), view=view, allowed_mentions=mentions,
-                           silent=not users)
-
-    async def _user(self, user_id: str) -> discord.User | None:
+    async def find_user(self, user_id: str) -> discord.User | None:
         """A user by id, from the cache or Discord; None for an id that is not a Discord user."""
         if not user_id.isdigit():
             return None
@@ -341,75 +284,189 @@ class Keywood(discord.Client):
         except discord.HTTPException:
             return None
 
-    async def _dm_or_hint(self, channel: discord.abc.Messageable | None, user_id: str, text: str,
-                          outcome: Outcome) -> None:
-        """Send private text by DM; if DMs are closed, tell the player in the channel to use /hand."""
-        user = await self._user(user_id)
-        if user is None:
-            return
-        choices = outcome.choices.get(user_id)
-        view: Any = discord.utils.MISSING
-        if choices and outcome.game_id is not None and outcome.version is not None:
-            view = action_view(outcome.game_id, outcome.seats.get(user_id, 0), outcome.version, choices) or view
-        try:
-            await user.send(clip(text), view=view)
-        except discord.Forbidden:
-            if channel is not None:
-                await channel.send(f"<@{user_id}> I cannot DM you: use /hand to see your private view.",
-                                   allowed_mentions=discord.AllowedMentions(users=[user], roles=False,
-                                                                            everyone=False))
-
-    async def _invite(self, channel: discord.abc.Messageable | None, note: PromptNote, origin: str = "") -> None:
-        """DM a joiner invitation with buttons; with DMs closed, a mention and a private opener in the channel."""
-        user = await self._user(note.user_id)
-        if user is None:
-            return
-        try:
-            await user.send(clip(origin + invitation_text(note)), view=invitation_view(note))
-        except discord.Forbidden:
-            if channel is None:
-                return
-            view = discord.ui.View(timeout=None)
-            view.add_item(OpenInviteButton(note.prompt_id, user.id))
-            await channel.send(f"<@{user.id}> you are invited to join (your DMs are closed).", view=view,
-                               allowed_mentions=discord.AllowedMentions(users=[user], roles=False, everyone=False))
-
     async def check_dms(self, user: discord.User | discord.Member, text: str) -> bool:
-        """Send a DM to see whether a player can receive invitations; False when their DMs are closed."""
+        """Send a DM to see whether a player can receive private prompts (recorded); False when DMs are closed."""
         try:
             await user.send(text)
         except discord.Forbidden:
+            await asyncio.to_thread(self.table.note_dms, str(user.id), open_=False)
             return False
+        await asyncio.to_thread(self.table.note_dms, str(user.id), open_=True)
         return True
+
+
+class Sender:
+    """Delivers the outbox: in order per destination, each message once, retrying transient failures.
+
+    A permanent failure (a missing permission, an unknown channel) is recorded and reported to the host once by
+    the table; a user whose DMs are closed is not tried again for a while, and their decisions are opened in the
+    channel behind a button only they can use.
+    """
+
+    def __init__(self, bot: Keywood) -> None:
+        self.bot = bot
+        self.lock = asyncio.Lock()
+
+    async def flush(self) -> set[str]:
+        """Send every due message in order; returns the channels that failed permanently in this flush."""
+        async with self.lock:
+            rows = await asyncio.to_thread(self.bot.table.pending_messages)
+            blocked: set[str] = set()
+            failed: set[str] = set()
+            moment = discord.utils.utcnow()
+            for row in rows:
+                destination = row.recipient or f"#{row.channel_id}"
+                if destination in blocked:
+                    continue
+                if _aware(row.next_attempt_at) > moment:
+                    blocked.add(destination)  # an earlier message waits for its retry: keep the order
+                    continue
+                if not await self._send_one(row, failed):
+                    blocked.add(destination)
+            return failed
+
+    async def _send_one(self, row: OutboxRow, failed: set[str]) -> bool:
+        """Send one queued message and record the result; False when it must be retried later."""
+        assert row.id is not None
+        try:
+            await self._deliver(row)
+        except discord.HTTPException as exc:
+            permanent = isinstance(exc, discord.Forbidden | discord.NotFound)
+            if permanent and row.recipient is None:
+                failed.add(row.channel_id)
+            elif permanent:  # a DM that cannot be delivered is not retried; the channel fallback ran already
+                await asyncio.to_thread(self.bot.table.message_sent, row.id)
+                return True
+            log.warning("outbox %s: %s (%s)", row.id, exc, "permanent" if permanent else "will retry")
+            await asyncio.to_thread(self.bot.table.message_failed, row.id, _why(exc), permanent=permanent)
+            return permanent
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+            log.warning("outbox %s: %r, will retry", row.id, exc)
+            await asyncio.to_thread(self.bot.table.message_failed, row.id, repr(exc), permanent=False)
+            return False
+        await asyncio.to_thread(self.bot.table.message_sent, row.id)
+        return True
+
+    async def _deliver(self, row: OutboxRow) -> None:
+        """Carry out one message by its kind; raises discord.HTTPException when Discord refuses it."""
+        payload = json.loads(row.payload)
+        if row.recipient is None:
+            await self._post(row, payload)
+        elif row.kind == "decision":
+            await self._decision(row, payload)
+        else:
+            await self._private(row, payload)
+
+    async def _post(self, row: OutboxRow, payload: dict[str, Any]) -> None:
+        """One channel message: the text, the image, a mention of who must act, and buttons with public texts.
+
+        Only the players named are pinged; a message that names nobody is sent silently.
+        """
+        channel = await self.bot.find_channel(row.channel_id)
+        if channel is None:
+            raise _unknown_channel()
+        users = [u for u in payload.get("mention", []) if u.isdigit()]
+        content = with_tail(payload["text"], " ".join(f"<@{u}>" for u in users))
+        view: Any = discord.utils.MISSING
+        buttons = payload.get("buttons")
+        if buttons:
+            view = action_view(buttons["game"], buttons["seat"], buttons["version"], buttons["choices"]) or view
+        file: Any = discord.File(io.BytesIO(row.image), filename="table.png") if row.image else discord.utils.MISSING
+        mentions = discord.AllowedMentions(users=[discord.Object(id=int(u)) for u in users], roles=False,
+                                           everyone=False, replied_user=False)
+        await channel.send(content, file=file, view=view, allowed_mentions=mentions, silent=not users,
+                           nonce=_nonce(row))
+
+    async def _private(self, row: OutboxRow, payload: dict[str, Any]) -> None:
+        """A private message by DM; dropped for a user whose DMs are closed (they have /hand)."""
+        assert row.recipient is not None
+        user = await self.bot.find_user(row.recipient)
+        if user is None or await asyncio.to_thread(self.bot.table.dms_closed, row.recipient):
+            return
+        try:
+            await user.send(clip(_origin(row) + payload["text"]), nonce=_nonce(row))
+        except discord.Forbidden as exc:
+            if exc.code != CANNOT_DM:
+                raise
+            await self._closed(row, user, None)
+
+    async def _decision(self, row: OutboxRow, payload: dict[str, Any]) -> None:
+        """A decision by DM with its buttons; for closed DMs, one mention in the channel with a private opener."""
+        assert row.recipient is not None
+        user = await self.bot.find_user(row.recipient)
+        if user is None:
+            return
+        deadline = datetime.fromisoformat(payload["deadline"]) if payload.get("deadline") else None
+        text = clip(_origin(row) + decision_text(payload["text"], deadline))
+        if not await asyncio.to_thread(self.bot.table.dms_closed, row.recipient):
+            try:
+                await user.send(text, view=prompt_view(payload["prompt"], payload["choices"]), nonce=_nonce(row))
+                return
+            except discord.Forbidden as exc:
+                if exc.code != CANNOT_DM:
+                    raise
+        await self._closed(row, user, payload["prompt"])
+
+    async def _closed(self, row: OutboxRow, user: discord.User, prompt: int | None) -> None:
+        """A user's DMs are closed: record it, and in the channel open their decision (telling them how, once)."""
+        first = await asyncio.to_thread(self.bot.table.note_dms, str(user.id), open_=False)
+        if prompt is None and not first:
+            return
+        channel = await self.bot.find_channel(row.channel_id)
+        if channel is None:
+            return
+        lines = [f"<@{user.id}> you have a decision to make in this game (your DMs are closed)."
+                 if prompt is not None else f"<@{user.id}> Keywood cannot DM you."]
+        if first:
+            lines.append(HOW_TO_OPEN_DMS)
+        view: Any = discord.utils.MISSING
+        if prompt is not None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(OpenInviteButton(prompt, user.id))
+        await channel.send("\n".join(lines), view=view, nonce=_nonce(row, "c"),
+                           allowed_mentions=discord.AllowedMentions(users=[user], roles=False, everyone=False))
+
+
+def _nonce(row: OutboxRow, suffix: str = "") -> str:
+    """Discord's nonce for a queued message: a resend after a crash is recognised and not posted twice."""
+    return f"kw{row.id}{suffix}"[:25]
+
+
+def _origin(row: OutboxRow) -> str:
+    """The first line of a DM: which game's channel it comes from."""
+    return f"From the game in <#{row.channel_id}>:\n" if row.channel_id.isdigit() else ""
+
+
+def _why(exc: discord.HTTPException) -> str:
+    """A short description of a Discord refusal, for the host."""
+    if isinstance(exc, discord.Forbidden):
+        return "missing permission"
+    if isinstance(exc, discord.NotFound):
+        return "the channel no longer exists"
+    return f"Discord answered {exc.status}"
+
+
+def _unknown_channel() -> discord.NotFound:
+    """The error for a channel Keywood cannot find."""
+
+    class _Response:
+        status, reason = 404, "Unknown Channel"
+
+    return discord.NotFound(_Response(), {"code": 10003, "message": "Unknown Channel"})
+
+
+def _aware(moment: datetime) -> datetime:
+    """A stored time as UTC-aware."""
+    from datetime import UTC
+
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def register_commands(bot: Keywood) -> None:
     """Define the slash commands on the bot's tree."""
     tree = bot.tree
 
-    @tree.command(name="new", description="Open a game table in this channel (or a new thread)")
-    @app_commands.describe(game="Which game", thread="Open a thread for the game", seed="Fix the random seed",
-                           joiner_minutes="Minutes to answer a joiner invitation",
-                           reminder_hours="Hours before a turn reminder", max_players="Most players (2-4)",
-                           unlimited_supply="Lift the resource limits (the designer's own ruling)")
-    @app_commands.choices(game=[app_commands.Choice(name="Keyper", value="keyper")])
-    async def new(interaction: discord.Interaction[Any], game: str = "keyper", thread: bool = False,
-                  seed: int | None = None, joiner_minutes: int | None = None, reminder_hours: int | None = None,
-                  max_players: int | None = None, unlimited_supply: bool | None = None) -> None:
-        options: dict[str, Any] = {k: v for k, v in {
-            "seed": seed, "joiner_deadline_minutes": joiner_minutes, "reminder_hours": reminder_hours,
-            "max_players": max_players, "unlimited_supply": unlimited_supply}.items() if v is not None}
-        where = where_of(interaction)
-        created: discord.Thread | None = None
-        if thread and isinstance(interaction.channel, discord.TextChannel):
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            created = await interaction.channel.create_thread(name=f"{game.title()} table",
-                                                              type=discord.ChannelType.public_thread)
-            where = Where(where.guild_id, str(created.id))
-        outcome = await bot.handle(interaction, "new", game, options=options, where=where)
-        if created is not None and not outcome.ok:
-            await created.delete()  # the table refused: leave no empty thread behind
-        await _check_dms(bot, interaction, outcome)
+    tree.add_command(new_command(bot))
 
     @tree.command(name="join", description="Take a seat at this channel's table")
     async def join(interaction: discord.Interaction[Any]) -> None:
@@ -442,14 +499,19 @@ def register_commands(bot: Keywood) -> None:
     play.autocomplete("action")(suggest)
     check.autocomplete("action")(suggest)
 
-    @tree.command(name="rules", description="Look up a Keyper rule")
+    @tree.command(name="rules", description="Look up a rule of this channel's game")
     async def rules_command(interaction: discord.Interaction[Any], topic: str) -> None:
         await bot.handle(interaction, "rules", topic)
 
     @rules_command.autocomplete("topic")
     async def rule_topics(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        titles = [t for t in rules.topics("keyper") if current.lower() in t.lower()]
+        game = await asyncio.to_thread(bot.table.game_at, where_of(interaction))
+        titles = [t for t in rules.topics(game) if current.lower() in t.lower()]
         return [app_commands.Choice(name=t[:100], value=t[:100]) for t in titles[:MAX_CHOICES]]
+
+    @tree.command(name="games", description="The games Keywood can referee, with their options")
+    async def games_command(interaction: discord.Interaction[Any]) -> None:
+        await bot.handle(interaction, "games")
 
     @tree.command(name="kick", description="Remove a player from the lobby, or hand their seat to someone (host)")
     async def kick(interaction: discord.Interaction[Any], player: discord.User,
@@ -461,9 +523,11 @@ def register_commands(bot: Keywood) -> None:
 
     @tree.command(name="keywood-settings", description="Server defaults for new games (admins)")
     @app_commands.default_permissions(manage_guild=True)
-    async def settings(interaction: discord.Interaction[Any], joiner_minutes: int | None = None,
+    @app_commands.describe(decision_minutes="Minutes to answer a decision outside one's turn",
+                           reminder_hours="Hours before a reminder to whoever must act")
+    async def settings(interaction: discord.Interaction[Any], decision_minutes: int | None = None,
                        reminder_hours: int | None = None) -> None:
-        options = {k: v for k, v in {"joiner_deadline_minutes": joiner_minutes,
+        options = {k: v for k, v in {"decision_minutes": decision_minutes,
                                      "reminder_hours": reminder_hours}.items() if v is not None}
         await bot.handle(interaction, "settings", options=options)
 
@@ -472,10 +536,9 @@ async def _check_dms(bot: Keywood, interaction: discord.Interaction[Any], outcom
     """After taking a seat: see whether Keywood can DM the player, and tell them privately if not."""
     if not outcome.ok:
         return
-    seated = "You are seated; invitations to join will come here."
+    seated = "You are seated; decisions you make outside your turn (and your private view) will come here."
     if not await bot.check_dms(interaction.user, seated):
-        await interaction.followup.send("Your DMs are closed: invitations will appear in the channel instead.",
-                                        ephemeral=True)
+        await interaction.followup.send(f"Your DMs are closed. {HOW_TO_OPEN_DMS}", ephemeral=True)
 
 
 def _simple(tree: app_commands.CommandTree[Any], bot: Keywood, verb: str, description: str) -> None:
@@ -485,6 +548,68 @@ def _simple(tree: app_commands.CommandTree[Any], bot: Keywood, verb: str, descri
         await bot.handle(interaction, verb)
 
     tree.command(name=verb, description=description)(callback)
+
+
+def new_command(bot: Keywood) -> app_commands.Command[Any, Any, None]:
+    """/new, with the game as a choice and every registered option (from the registry's schema) as a parameter."""
+    schema = _option_union()
+    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                    annotation=discord.Interaction),
+                  inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None),
+                  inspect.Parameter("thread", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=False)]
+    parameters += [inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(o) | None,
+                                     default=None) for o in schema]
+
+    async def new(interaction: discord.Interaction[Any], game: str | None = None, thread: bool = False,
+                  **values: Any) -> None:
+        options = {k: v for k, v in values.items() if v is not None}
+        title = games.get(game).title if game else games.default().title
+        where = where_of(interaction)
+        created: discord.Thread | None = None
+        if thread and isinstance(interaction.channel, discord.TextChannel):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            created = await interaction.channel.create_thread(name=f"{title} table",
+                                                              type=discord.ChannelType.public_thread)
+            where = Where(where.guild_id, str(created.id))
+        outcome = await bot.handle(interaction, "new", game or "", options=options, where=where)
+        if created is not None and not outcome.ok:
+            await created.delete()  # the table refused: leave no empty thread behind
+        await _check_dms(bot, interaction, outcome)
+
+    new.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    described = app_commands.describe(game="Which game (default: the first listed)",
+                                      thread="Open a thread for the game",
+                                      **{o.name: _described(o) for o in schema})(new)
+    choices = [app_commands.Choice(name=e.title, value=e.id) for e in games.all_games()]
+    return app_commands.Command(name="new", description="Open a game table in this channel (or a new thread)",
+                                callback=app_commands.choices(game=choices)(described))  # type: ignore[arg-type]
+
+
+def _option_union() -> list[Option]:
+    """Every option of every registered game once, integer ranges widened to cover all games."""
+    found: dict[str, Option] = {}
+    for entry in games.all_games():
+        for option in entry.all_options():
+            seen = found.get(option.name)
+            if seen is not None and option.type is int and seen.min is not None and option.min is not None:
+                option = Option(option.name, int, None, option.description, min(seen.min, option.min),
+                                max(seen.max or 0, option.max or 0))
+            found[option.name] = seen if seen is not None and option.type is not int else option
+    return list(found.values())
+
+
+def _annotation(option: Option) -> Any:
+    """The slash-command type of an option: a ranged integer, a yes/no, a choice of words, or text."""
+    if option.type is int and option.min is not None and option.max is not None:
+        return app_commands.Range[int, option.min, option.max]
+    return option.type
+
+
+def _described(option: Option) -> str:
+    """An option's description for Discord (at most 100 characters), naming the games it belongs to."""
+    owners = [e.title for e in games.all_games() if option.name in {o.name for o in e.options}]
+    text = f"{option.description} ({', '.join(owners)})" if owners else option.description
+    return text[:100]
 
 
 async def serve(table: Table, config: BotConfig) -> None:

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-DOCS_DIR = Path(__file__).resolve().parents[1] / "docs"
-RULES_DIR = DOCS_DIR / "rules"
-RULINGS_FILES = {"keyper": DOCS_DIR / "rulings.md"}
+from bot import games
+
 DISCORD_LIMIT = 2000
 
 STOPWORDS = frozenset(
@@ -68,10 +67,13 @@ def cited_rulings(section: RuleSection) -> list[str]:
 
 
 def _rules_path(game: str) -> Path:
-    """The summary file of a game; raises ValueError when the name is malformed or has no summary."""
-    path = RULES_DIR / f"{game}.md"
-    if not re.fullmatch(r"[a-z0-9_-]+", game) or not path.is_file():
-        raise ValueError(f"no rules summary for game {game!r}")
+    """The summary file of a registered game; raises ValueError when the game is unknown or has no summary."""
+    try:
+        path = games.get(game).rules
+    except KeyError:
+        raise ValueError(f"no rules summary for game {game!r}") from None
+    if not path.is_file():
+        raise ValueError(f"no rules summary for game {game!r} at {path}")
     return path
 
 
@@ -103,7 +105,7 @@ def _parse_rulings(path: Path) -> tuple[RuleSection, ...]:
 
 def _ruling_hits(game: str, topic: str, sections: list[RuleSection]) -> list[RuleSection]:
     """For a topic naming a ruling id: the ruling's text, then the sections citing it."""
-    path = RULINGS_FILES.get(game)
+    path = games.get(game).rulings
     if path is None or not path.is_file():
         return []
     wanted = [f"{letter.upper()}-{number}" for letter, number in _RULING_ID.findall(topic.lower())]

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, Index, UniqueConstraint, event, text
+from sqlalchemy import Column, Engine, Index, LargeBinary, UniqueConstraint, event, text
 from sqlalchemy.pool import QueuePool, StaticPool
 from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, select, update
 
@@ -82,7 +82,11 @@ class SnapshotRow(SQLModel, table=True):
 
 
 class PromptRow(SQLModel, table=True):
-    """An open question with a deadline: a joiner invitation or a turn reminder."""
+    """An open decision of a seat (a turn, a simultaneous choice or a reaction) with its deadline.
+
+    A seat, not a user, owns it: when the seat changes hands the decision follows. key is the engine's name for
+    the decision; answer is an answer kept before the seat's turn to answer came.
+    """
 
     __tablename__ = "prompts"
     __table_args__ = (Index("ix_prompts_game_status", "game_id", "status"),)
@@ -90,7 +94,7 @@ class PromptRow(SQLModel, table=True):
     game_id: int = Field(foreign_key="games.id", index=True)
     kind: str
     seat: int | None = None
-    user_id: str | None = None
+    key: str = Field(default="", sa_column_kwargs={"server_default": ""})
     deadline: datetime = Field(index=True)
     payload: str = "{}"
     status: str = Field(default="open", index=True)
@@ -98,17 +102,53 @@ class PromptRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=now)
 
 
+class OutboxRow(SQLModel, table=True):
+    """A message an accepted command must send, written in its transaction and delivered later, once.
+
+    recipient is a user id for a private message, None for the game's channel; payload is JSON.
+    """
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int | None = Field(default=None, foreign_key="games.id", index=True)
+    guild_id: str
+    channel_id: str
+    recipient: str | None = None
+    kind: str
+    payload: str = "{}"
+    image: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+    status: str = "pending"
+    attempts: int = 0
+    next_attempt_at: datetime = Field(default_factory=now)
+    last_error: str = ""
+    created_at: datetime = Field(default_factory=now)
+    sent_at: datetime | None = None
+
+
+class RecipientRow(SQLModel, table=True):
+    """What Keywood knows of a user's DMs: when they were found closed, and when the user was told how to open them."""
+
+    __tablename__ = "recipients"
+    user_id: str = Field(primary_key=True)
+    dms_closed_at: datetime | None = None
+    told_at: datetime | None = None
+
+
 class GuildSettingsRow(SQLModel, table=True):
     """A server's defaults for new games."""
 
     __tablename__ = "guild_settings"
     guild_id: str = Field(primary_key=True)
-    joiner_deadline_minutes: int = 720
+    decision_minutes: int = 720
     reminder_hours: int = 24
 
 
 def make_engine(url: str = DEFAULT_URL) -> Engine:
-    """Create the database engine and tables; SQLite gets WAL, foreign keys and immediate transactions."""
+    """Create the database engine and bring its schema up to date (raises migrate.SchemaTooNew for a newer one).
+
+    SQLite gets WAL, foreign keys and immediate transactions.
+    """
     if not url.startswith("sqlite"):
         engine = create_engine(url)
     else:
@@ -119,7 +159,9 @@ def make_engine(url: str = DEFAULT_URL) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 60}, poolclass=pool)
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
-    SQLModel.metadata.create_all(engine)
+    from bot import migrate
+
+    migrate.upgrade(engine, url, SQLModel.metadata.create_all)
     return engine
 
 
@@ -329,11 +371,44 @@ class Tx:
         query = select(PromptRow.game_id).where(PromptRow.status == "open", PromptRow.deadline <= moment).distinct()
         return sorted(self.session.exec(query))
 
+    # outbox
+    def add_outbox(self, rows: list[OutboxRow]) -> None:
+        """Queue messages to send once this transaction commits."""
+        self.session.add_all(rows)
+
+    def pending_outbox(self, limit: int = 200) -> list[OutboxRow]:
+        """Messages not yet sent, oldest first (due or waiting for a retry)."""
+        query = select(OutboxRow).where(OutboxRow.status == "pending").order_by(col(OutboxRow.id)).limit(limit)
+        return list(self.session.exec(query))
+
+    def outbox_row(self, row_id: int) -> OutboxRow | None:
+        """One queued message by id."""
+        return self.session.get(OutboxRow, row_id)
+
+    def save_outbox(self, row: OutboxRow) -> None:
+        """Store a changed queued message."""
+        self.session.add(row)
+        self.session.flush()
+
+    def outbox_kinds(self, game_id: int | None, kind: str) -> list[OutboxRow]:
+        """A game's queued or sent messages of one kind, oldest first."""
+        query = select(OutboxRow).where(OutboxRow.game_id == game_id, OutboxRow.kind == kind)
+        return list(self.session.exec(query.order_by(col(OutboxRow.id))))
+
+    # recipients
+    def recipient(self, user_id: str) -> RecipientRow:
+        """What is known of a user's DMs (a blank record when nothing is)."""
+        return self.session.get(RecipientRow, user_id) or RecipientRow(user_id=user_id)
+
+    def save_recipient(self, row: RecipientRow) -> None:
+        """Store what is known of a user's DMs."""
+        self.session.merge(row)
+
     # settings
-    def settings(self, guild_id: str, joiner_minutes: int = 720, reminder_hours: int = 24) -> GuildSettingsRow:
+    def settings(self, guild_id: str, decision_minutes: int = 720, reminder_hours: int = 24) -> GuildSettingsRow:
         """A server's settings (the given defaults when it has none)."""
         return self.session.get(GuildSettingsRow, guild_id) or GuildSettingsRow(
-            guild_id=guild_id, joiner_deadline_minutes=joiner_minutes, reminder_hours=reminder_hours)
+            guild_id=guild_id, decision_minutes=decision_minutes, reminder_hours=reminder_hours)
 
     def save_settings(self, row: GuildSettingsRow) -> None:
         """Store a server's settings."""

@@ -1,41 +1,43 @@
 """The table: one Command in, one Outcome out, for every transport (Discord, terminal, tests).
 
 It loads the game, asks the engine, saves the result in one transaction, and says what to post, whom to
-tell privately, whom to mention and which prompts to open or close. It knows no Discord and no SQL.
+tell privately, whom to mention and which decisions to open or close. Everything a command must send is
+also written, in the same transaction, to the outbox that the transports deliver. It knows no Discord, no
+SQL and no particular game: games come from the registry (bot/games.py).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot import describe
-from bot.store import GameRow, PromptRow, SeatRow, Store, Tx, now
+from bot import describe, games
+from bot.games import GameEntry, OptionError
+from bot.store import GameRow, OutboxRow, PromptRow, SeatRow, Store, Tx, now
 from engine.core import (
+    TURN,
     AmbiguousAction,
+    Decision,
     EngineError,
+    Event,
     Game,
     IllegalAction,
     InvalidAction,
     Playout,
-    Scoreboard,
     replay,
 )
-from engine.keyper import GAME as KEYPER
-from render.keyper import render as render_keyper
-from render.keyper import render_scoreboard
 
-GAMES: dict[str, Game[Any, Any]] = {"keyper": KEYPER}
-RENDERERS: dict[str, Callable[[dict[str, Any]], bytes]] = {"keyper": render_keyper}
-SCOREBOARDS: dict[str, Callable[[Scoreboard], bytes]] = {"keyper": render_scoreboard}
 LOG_LINES = 15
 MAX_CHOICES = 20
-TABLE_OPTIONS = ("seed", "min_players", "max_players", "joiner_deadline_minutes", "reminder_hours", "names")
+TIMEOUT_AUTHOR = "timeout"
+MAX_BACKOFF_SECONDS = 600
+DM_RETRY = timedelta(hours=24)  # a user whose DMs were refused is not tried again for this long
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ class Command:
 
 @dataclass(frozen=True)
 class PromptNote:
-    """A prompt opened for one person: what to ask, the choices and the deadline."""
+    """A decision opened for (or handed to) one person: what to decide, the choices, the deadline and default."""
 
     prompt_id: int
     game_id: int
@@ -84,11 +86,16 @@ class PromptNote:
     text: str
     choices: tuple[str, ...]
     version: int
+    default: str | None = None
 
 
 @dataclass
 class Outcome:
-    """What a command did and what the transport should say, to whom."""
+    """What a command did and what the transport should say, to whom.
+
+    reply goes to the caller alone (with reply_choices as buttons answering prompt reply_prompt, if any);
+    everything else is also queued in the outbox.
+    """
 
     ok: bool
     reply: str = ""
@@ -104,6 +111,8 @@ class Outcome:
     game_id: int | None = None
     version: int | None = None
     where: Where | None = None
+    reply_prompt: int | None = None
+    reply_choices: list[str] = field(default_factory=list)
 
 
 class TableError(Exception):
@@ -116,19 +125,29 @@ class TableChanged(TableError):
 
 @dataclass
 class Loaded:
-    """A game row with its seats, engine and current state, inside one transaction."""
+    """A game row with its seats, registry entry and current state, inside one transaction."""
 
     row: GameRow
     seats: list[SeatRow]
-    engine: Game[Any, Any]
+    entry: GameEntry
     state: Any
     done_prompts: list[int] = field(default_factory=list)
+
+    @property
+    def engine(self) -> Game[Any, Any]:
+        """The game's engine."""
+        return self.entry.engine
 
     @property
     def id(self) -> int:
         """The game's id."""
         assert self.row.id is not None
         return self.row.id
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The table's stored options."""
+        return dict(json.loads(self.row.options))
 
     def seat_of(self, user_id: str) -> int | None:
         """The seat of a user, if seated."""
@@ -138,27 +157,50 @@ class Loaded:
         """The seat row of a seat number."""
         return self.seats[seat]
 
+    def rename(self, text: str) -> str:
+        """Engine texts with each handed-over seat's original name replaced by its current holder's."""
+        for old, new in self._renames():
+            text = re.sub(rf"(?<!\w){re.escape(old)}(?!\w)", new, text)
+        return text
+
+    def _renames(self) -> list[tuple[str, str]]:
+        """(engine name, holder name) of every seat whose holder is not the one the engine knows."""
+        names = self.options.get("names") or [s.name for s in self.seats]
+        return [(old, seat.name) for old, seat in zip(names, self.seats, strict=False) if old != seat.name]
+
+    def rename_view(self, data: Any) -> Any:
+        """A view (JSON data) with every text renamed as by rename."""
+        if not self._renames():
+            return data
+        if isinstance(data, str):
+            return self.rename(data)
+        if isinstance(data, list):
+            return [self.rename_view(x) for x in data]
+        if isinstance(data, dict):
+            return {k: self.rename_view(v) for k, v in data.items()}
+        return data
+
 
 class Table:
     """Handles commands against a store."""
 
-    def __init__(
-        self, store: Store, *, images: bool = True, joiner_minutes: int = 720, reminder_hours: int = 24
-    ) -> None:
+    def __init__(self, store: Store, *, images: bool = True, decision_minutes: int = 720,
+                 reminder_hours: int = 24) -> None:
         self.store = store
         self._states: dict[int, tuple[int, Any]] = {}  # game id -> (version, state): skips decoding snapshots
         self._states_lock = threading.Lock()
         self.images = images
-        self.defaults = (joiner_minutes, reminder_hours)
+        self.defaults = (decision_minutes, reminder_hours)
         self._verbs: dict[str, Callable[[Tx, Command, datetime], Outcome]] = {
             "new": self._new, "join": self._join, "leave": self._leave, "start": self._start,
             "abandon": self._abandon, "play": self._play, "board": self._board, "hand": self._hand,
             "log": self._log, "score": self._score, "rules": self._rules, "check": self._check,
             "undo": self._undo, "settings": self._settings, "answer": self._answer, "kick": self._kick,
+            "games": self._games,
         }
 
     def handle(self, command: Command) -> Outcome:
-        """Carry out one command in one transaction; a refusal changes nothing and explains itself."""
+        """Carry out one command in one transaction with its outbox rows; a refusal changes nothing."""
         handler = self._verbs.get(command.verb)
         if handler is None:
             verbs = ", ".join(sorted(self._verbs))
@@ -167,48 +209,45 @@ class Table:
         try:
             with self.store.transaction() as tx:
                 outcome = handler(tx, command, moment)
+                outcome.where = outcome.where or command.where
+                tx.add_outbox(outbox_rows(outcome))
         except (TableError, EngineError) as exc:
             return Outcome(False, _error_text(exc), where=command.where)
-        outcome.where = outcome.where or command.where
         return outcome
 
     # lobby
     def _new(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """Open a lobby for a game in this channel, with the caller as host and first player."""
-        game_name = (cmd.arg or "keyper").lower()
-        if game_name not in GAMES:
-            raise TableError(f"Keywood does not know the game '{cmd.arg}'. Games: {', '.join(GAMES)}.")
+        entry = self._entry(cmd.arg)
         if tx.live_game(cmd.where.guild_id, cmd.where.channel_id):
             raise TableError("A game is already open in this channel; finish or abandon it first.")
-        options = self._game_options(tx, game_name, cmd)
-        seed = int(options.pop("seed", secrets.randbelow(2**31)))
-        row = tx.add_game(GameRow(guild_id=cmd.where.guild_id, channel_id=cmd.where.channel_id, game=game_name,
+        options = self._game_options(tx, entry, cmd)
+        seed = int(options.pop("seed", None) or secrets.randbelow(2**31))
+        row = tx.add_game(GameRow(guild_id=cmd.where.guild_id, channel_id=cmd.where.channel_id, game=entry.id,
                                   options=json.dumps(options, sort_keys=True), seed=seed, host_id=cmd.who.user_id))
         assert row.id is not None
         tx.add_seat(row.id, cmd.who.user_id, cmd.who.name)
         limits = f"{options['min_players']}-{options['max_players']} players"
-        text = f"{cmd.who.name} opened a {game_name.title()} table ({limits}). Join with `join`; the host starts."
+        text = f"{cmd.who.name} opened a {entry.title} table ({limits}). Join with `join`; the host starts."
         return Outcome(True, "Table opened.", public=[text], game_id=row.id, version=row.version)
 
-    def _game_options(self, tx: Tx, game_name: str, cmd: Command) -> dict[str, Any]:
-        """Table options with the server's defaults filled in; raises TableError on bad values."""
-        engine = GAMES[game_name]
-        settings = tx.settings(cmd.where.guild_id, *self.defaults)
-        options: dict[str, Any] = {
-            "min_players": engine.min_players, "max_players": engine.max_players,
-            "joiner_deadline_minutes": settings.joiner_deadline_minutes, "reminder_hours": settings.reminder_hours,
-        }
-        engine_options = {k: v for k, v in cmd.options.items() if k not in TABLE_OPTIONS}
+    @staticmethod
+    def _entry(name: str) -> GameEntry:
+        """The registry entry a `new` names (the default game when none); raises TableError for an unknown one."""
         try:
-            engine.setup([f"P{i}" for i in range(engine.min_players)], 0, engine_options)
-        except ValueError as exc:
+            return games.get(name.strip().lower()) if name.strip() else games.default()
+        except KeyError as exc:
+            raise TableError(str(exc.args[0])) from None
+
+    def _game_options(self, tx: Tx, entry: GameEntry, cmd: Command) -> dict[str, Any]:
+        """Every option of the new table, from the command over the server's defaults; raises TableError."""
+        settings = tx.settings(cmd.where.guild_id, *self.defaults)
+        base = {"decision_minutes": settings.decision_minutes, "reminder_hours": settings.reminder_hours}
+        try:
+            options = entry.read_options(cmd.options, base)
+            entry.engine.setup([f"P{i}" for i in range(entry.min_players)], 0, entry.engine_options(options))
+        except (OptionError, ValueError) as exc:
             raise TableError(str(exc)) from exc
-        options.update(cmd.options)
-        for key in ("min_players", "max_players", "joiner_deadline_minutes", "reminder_hours"):
-            options[key] = positive_int(key, options[key])
-        low, high = options["min_players"], options["max_players"]
-        if not engine.min_players <= low <= high <= engine.max_players:
-            raise TableError(f"{game_name.title()} is for {engine.min_players} to {engine.max_players} players.")
         return options
 
     def _join(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
@@ -257,44 +296,60 @@ class Table:
         options = json.loads(row.options)
         if len(seats) < options["min_players"]:
             raise TableError(f"At least {options['min_players']} players are needed; {len(seats)} seated.")
-        engine = GAMES[row.game]
-        state = engine.setup([s.name for s in seats], row.seed, _engine_options(options))
+        entry = games.get(row.game)
+        state = entry.engine.setup([s.name for s in seats], row.seed, entry.engine_options(options))
         row.options = json.dumps(options | {"names": [s.name for s in seats]}, sort_keys=True)
         tx.set_status(row, "active")
-        tx.save_snapshot(row.id, row.version + 1, engine.to_json(state))
+        tx.save_snapshot(row.id, row.version + 1, entry.engine.to_json(state))
         if not tx.bump_version(row):
             raise TableChanged("The table changed while starting; try again.")
-        game = Loaded(row, seats, engine, state)
-        outcome = self._after_change(tx, game, moment, [f"The {row.game.title()} game starts (seed {row.seed})."])
-        outcome.private = self._hands(game, list(range(len(seats))))
+        game = Loaded(row, seats, entry, state)
+        outcome = self._after_change(tx, game, moment, [f"The {entry.title} game starts (seed {row.seed})."])
+        for seat in range(len(seats)):
+            outcome.private.setdefault(game.user_of(seat).user_id, []).insert(0, self._hand_text(game, seat))
         outcome.reply = "Game started."
         return outcome
 
     def _abandon(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
-        """End the channel's game without a result (host or admin only)."""
+        """End the channel's game without a result (host or admin only); the players are mentioned."""
         row = self._require_game(tx, cmd)
         self._require_host(row, cmd, "abandon the game")
         assert row.id is not None
         tx.set_status(row, "abandoned")
         closed = self._close_prompts(tx, row.id)
+        players = [s.user_id for s in tx.seats(row.id) if s.user_id != cmd.who.user_id]
         return Outcome(True, "Game abandoned.", public=[f"{cmd.who.name} abandoned the game."], closed=closed,
-                       game_id=row.id)
+                       mention=players, game_id=row.id)
 
     def _settings(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """Change the server's defaults for new games (admins only)."""
         if not cmd.who.is_admin:
             raise TableError("Only a server admin can change Keywood's settings.")
         row = tx.settings(cmd.where.guild_id, *self.defaults)
-        for key in ("joiner_deadline_minutes", "reminder_hours"):
-            if key in cmd.options:
-                setattr(row, key, positive_int(key, cmd.options[key]))
+        schema = {o.name: o for o in games.default().table_options}
+        try:
+            for key in ("decision_minutes", "reminder_hours"):
+                if key in cmd.options:
+                    setattr(row, key, schema[key].read(cmd.options[key]))
+        except OptionError as exc:
+            raise TableError(str(exc)) from exc
         tx.save_settings(row)
-        text = f"Joiner deadline {row.joiner_deadline_minutes} minutes; turn reminder every {row.reminder_hours} hours."
+        text = (f"Decisions outside one's turn: {row.decision_minutes} minutes to answer; reminders every "
+                f"{row.reminder_hours} hours.")
         return Outcome(True, text)
+
+    def _games(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """The games Keywood can referee, with their options."""
+        lines = []
+        for entry in games.all_games():
+            lines.append(f"**{entry.title}** (`{entry.id}`, {entry.min_players}-{entry.max_players} players). "
+                         f"{entry.blurb}")
+            lines += [f"  - {option.summary()}" for option in entry.options]
+        return Outcome(True, "\n".join(lines))
 
     # play
     def _play(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
-        """Apply an action from a seated player, or record an early joiner answer."""
+        """Apply an action from a seated player, or keep an early answer to a decision not yet due."""
         game = self._require_running(tx, cmd)
         seat = self._require_seat(game, cmd)
         if cmd.seat is not None and cmd.seat != seat:
@@ -304,154 +359,232 @@ class Table:
         return self._play_as(tx, game, seat, cmd, moment)
 
     def _answer(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
-        """Answer an invitation prompt (a DM button): valid while the prompt is open and addressed to the caller."""
+        """Answer a decision by its prompt (a DM button): valid while it is open, for its seat's current holder."""
         prompt = tx.prompt(cmd.prompt_id) if cmd.prompt_id is not None else None
-        if prompt is None or prompt.status != "open":
-            raise TableChanged("This invitation has closed; nothing was changed.")
-        if prompt.user_id != cmd.who.user_id or prompt.seat is None:
-            raise TableError("This invitation is for another player.")
+        if prompt is None or prompt.status != "open" or prompt.seat is None:
+            raise TableChanged("This decision has already been made or has closed; nothing was changed.")
         row = tx.game(prompt.game_id)
         if row is None or row.status != "active":
             raise TableChanged("This game is no longer running.")
-        return self._play_as(tx, self._load(tx, row), prompt.seat, cmd, moment)
+        game = self._load(tx, row)
+        holder = game.user_of(prompt.seat)
+        if holder.user_id != cmd.who.user_id:
+            raise TableError(self._not_yours(game, cmd.who.user_id, prompt.seat))
+        outcome = self._play_as(tx, game, prompt.seat, cmd, moment)
+        if prompt.status == "open":  # the same row object: a sync that closed it shows here
+            outcome.reply_prompt = prompt.id
+            outcome.reply_choices = self._prompt_choices(game, prompt.seat)
+        return outcome
+
+    @staticmethod
+    def _not_yours(game: Loaded, user_id: str, seat: int) -> str:
+        """Why a user may not answer a seat's decision: it was handed on from them, or was never theirs."""
+        handovers = game.options.get("handovers", [])
+        if any(h["from"] == user_id and h["seat"] == seat for h in handovers):
+            return f"This seat has been handed to {game.user_of(seat).name}; you no longer play it."
+        return "This decision is for another player."
 
     def _play_as(self, tx: Tx, game: Loaded, seat: int, cmd: Command, moment: datetime) -> Outcome:
-        """Apply the command's action for a seat, or keep it as an early answer to an invitation."""
+        """Apply the command's action for a seat, or keep it as an early answer to a decision not yet due."""
         action = game.engine.parse(game.state, seat, cmd.arg)
         if seat not in game.engine.to_act(game.state) and action in game.engine.pending_answers(game.state, seat):
-            return self._record_answer(tx, game, seat, action, moment)
-        lines = self._apply(tx, game, seat, cmd.who.user_id, action)
-        lines += self._apply_queued(tx, game, moment)
-        outcome = self._after_change(tx, game, moment, lines)
+            return self._record_answer(tx, game, seat, action, cmd.who.user_id)
+        events = self._apply(tx, game, seat, cmd.who.user_id, action)
+        events += self._apply_queued(tx, game)
+        outcome = self._after_change(tx, game, moment, events)
         outcome.reply = f"Done: {game.engine.format(action)}."
         return outcome
 
-    def _apply(self, tx: Tx, game: Loaded, seat: int, author: str, action: Any) -> list[str]:
-        """Apply one action and store it: log row, snapshot, version; returns the log lines."""
+    def _apply(self, tx: Tx, game: Loaded, seat: int, author: str, action: Any) -> list[Event]:
+        """Apply one action and store it: log row (public words only), snapshot, version; returns the events."""
         new_state, events = game.engine.apply(game.state, seat, action)
-        summary = " ".join([game.engine.public_notation(action) + ":"] + [e.text for e in events])
+        public = [e.text for e in events if e.public]
+        summary = " ".join([game.engine.public_notation(action) + ":"] + public)
         tx.append_action(game.row, seat, author, game.engine.format(action), summary)
         tx.save_snapshot(game.id, game.row.version + 1, game.engine.to_json(new_state))
         if not tx.bump_version(game.row):
             raise TableChanged("The table changed while your command was applied; nothing was changed.")
         game.state = new_state
-        return [e.text for e in events]
+        return events
 
-    def _record_answer(self, tx: Tx, game: Loaded, seat: int, action: Any, moment: datetime) -> Outcome:
-        """Keep an answer from an invitee whose turn to answer has not come; it applies in priority order."""
-        prompt = self._open_prompt_for(tx, game.id, seat)
+    def _record_answer(self, tx: Tx, game: Loaded, seat: int, action: Any, author: str) -> Outcome:
+        """Keep an answer from a seat whose decision is not yet due; it applies when its turn to answer comes."""
+        prompt = next((p for p in tx.open_prompts(game.id) if p.seat == seat), None)
         if prompt is None:
-            raise TableError("You have no open invitation to answer.")
+            raise TableError("You have no open decision to answer.")
         if prompt.answer is not None:
-            raise TableError("You have already answered this invitation.")
+            raise TableError(f"You have already answered: '{prompt.answer}'.")
         prompt.answer = game.engine.format(action)
+        prompt.payload = json.dumps(json.loads(prompt.payload) | {"by": author})
         tx.save_prompt(prompt)
-        waiting = game.engine.waiting_for(game.state)
-        return Outcome(True, f"Answer kept: '{prompt.answer}'. It counts once the players before you decline "
+        waiting = self._waiting(game)
+        return Outcome(True, f"Answer kept: '{prompt.answer}'. It counts once the players before you have decided "
                              f"({waiting}).", game_id=game.id, version=game.row.version)
 
-    def _apply_queued(self, tx: Tx, game: Loaded, moment: datetime) -> list[str]:
-        """Apply kept and timed-out answers of the seats whose turn to answer has come, in priority order."""
-        lines: list[str] = []
+    def _apply_queued(self, tx: Tx, game: Loaded) -> list[Event]:
+        """Apply kept and timed-out answers of seats whose turn to answer has come, in the engine's order."""
+        events: list[Event] = []
         while not game.engine.is_over(game.state):
-            answering = [s for s in game.engine.to_act(game.state) if game.engine.pending_answers(game.state, s)]
-            ready = [(s, p) for s in answering
-                     if (p := self._open_prompt_for(tx, game.id, s)) is not None and p.answer is not None]
+            due = set(game.engine.to_act(game.state))
+            ready = [p for p in tx.open_prompts(game.id) if p.seat in due and p.answer is not None
+                     and self._still_open(game, p)]
             if not ready:
-                return lines
-            seat, prompt = ready[0]
-            timed_out = bool(json.loads(prompt.payload).get("timed_out"))
-            action = game.engine.parse(game.state, seat, prompt.answer or "")
-            author = "timeout" if timed_out else (prompt.user_id or "")
-            if timed_out:
-                lines.append(f"{game.user_of(seat).name} did not answer in time.")
-            lines += self._apply(tx, game, seat, author, action)
+                return events
+            prompt = min(ready, key=lambda p: game.engine.to_act(game.state).index(p.seat or 0))
+            assert prompt.seat is not None
+            payload = json.loads(prompt.payload)
+            action = game.engine.parse(game.state, prompt.seat, prompt.answer or "")
+            if payload.get("timed_out"):
+                events.append(Event(f"{game.user_of(prompt.seat).name} did not answer in time.", prompt.seat))
+            holder = game.user_of(prompt.seat).user_id
+            author = TIMEOUT_AUTHOR if payload.get("timed_out") else payload.get("by", holder)
+            events += self._apply(tx, game, prompt.seat, author, action)
             prompt.status = "done"
             tx.save_prompt(prompt)
             game.done_prompts.append(prompt.id or 0)
-        return lines
+        return events
 
-    def _open_prompt_for(self, tx: Tx, game_id: int, seat: int) -> PromptRow | None:
-        """The open joiner prompt of a seat."""
-        return next((p for p in tx.open_prompts(game_id, "joiner") if p.seat == seat), None)
+    @staticmethod
+    def _still_open(game: Loaded, prompt: PromptRow) -> bool:
+        """Whether a prompt's decision is still one of the engine's open decisions."""
+        return any(d.seat == prompt.seat and d.key == prompt.key for d in game.engine.decisions(game.state))
 
-    def _after_change(self, tx: Tx, game: Loaded, moment: datetime, lines: list[str]) -> Outcome:
-        """Sync prompts, finish a game that ended, and describe the new state for the channel."""
+    def _after_change(self, tx: Tx, game: Loaded, moment: datetime, events: list[Event] | list[str]) -> Outcome:
+        """Sync decisions, finish a game that ended, and say what to post and send for the new state."""
         version, state = game.row.version, game.state
         tx.after_commit.append(lambda: self._remember(game.id, version, state))
-        view = game.engine.view(game.state, None) if self.images else None  # only images need the whole view
-        outcome = Outcome(True, public=list(lines), game_id=game.id, board=view, closed=list(game.done_prompts),
+        texts: list[Event | str] = list(events)
+        public = [game.rename(e.text if isinstance(e, Event) else e) for e in texts
+                  if not isinstance(e, Event) or e.public]
+        view = game.rename_view(game.engine.view(game.state, None)) if self.images else None
+        outcome = Outcome(True, public=public, game_id=game.id, board=view, closed=list(game.done_prompts),
                           seats={s.user_id: s.seat for s in game.seats},
-                          image=self._render(game.row.game, view) if view else None)
+                          image=self._render(game.entry, view) if view else None)
+        for event in (e for e in texts if isinstance(e, Event) and not e.public):
+            for seat in event.to or ():
+                outcome.private.setdefault(game.user_of(seat).user_id, []).append(game.rename(event.text))
         if game.engine.is_over(game.state):
-            tx.set_status(game.row, "finished")
-            outcome.closed += self._close_prompts(tx, game.id)
-            final = game.engine.score(game.state)
-            outcome.public.append(describe.scoreboard(final))
-            scoreboard_renderer = SCOREBOARDS.get(game.row.game) if self.images else None
-            outcome.image = scoreboard_renderer(final) if scoreboard_renderer else outcome.image
+            self._finish(tx, game, outcome)
         else:
-            self._sync_prompts(tx, game, moment, outcome)
-            outcome.public.append(describe.capitalise(game.engine.waiting_for(game.state)) + ".")
-            to_act = game.engine.to_act(game.state)
-            outcome.mention = [game.user_of(s).user_id for s in to_act]
-            outcome.choices = self._choices(game, to_act)
-            if len(to_act) > 1:  # simultaneous choices: each gets their own view privately
-                outcome.private = self._hands(game, to_act)
+            self._sync_decisions(tx, game, moment, outcome)
+            outcome.public.append(describe.capitalise(self._waiting(game)) + ".")
         outcome.version = game.row.version
         outcome.where = Where(game.row.guild_id, game.row.channel_id)
         return outcome
 
-    def _choices(self, game: Loaded, seats: list[int]) -> dict[str, list[str]]:
-        """The legal actions of each seat to act, when few enough for buttons."""
-        found = {}
-        for seat in seats:
-            legal = [game.engine.format(a) for a in game.engine.legal_actions(game.state, seat)]
-            if 0 < len(legal) <= MAX_CHOICES:
-                found[game.user_of(seat).user_id] = legal
-        return found
+    def _finish(self, tx: Tx, game: Loaded, outcome: Outcome) -> None:
+        """Mark a game finished, close its decisions and put the final scoreboard (and its image) in the outcome."""
+        tx.set_status(game.row, "finished")
+        outcome.closed += self._close_prompts(tx, game.id)
+        final = game.engine.score(game.state, None)
+        outcome.public.append(game.rename(describe.scoreboard(final)))
+        scoreboard = game.entry.render_scoreboard if self.images else None
+        outcome.image = scoreboard(final) if scoreboard else outcome.image
 
-    def _hands(self, game: Loaded, seats: list[int]) -> dict[str, list[str]]:
-        """Each seat's private view, keyed by user id."""
-        return {game.user_of(s).user_id: [describe.hand(game.engine.view(game.state, s), s)] for s in seats}
+    def _waiting(self, game: Loaded) -> str:
+        """'waiting for Ben to join or decline' from the open decisions, with the seats' current holders."""
+        groups: dict[str, list[str]] = {}
+        for decision in game.engine.decisions(game.state):
+            if decision.must:
+                groups.setdefault(decision.phrase, []).append(game.user_of(decision.seat).name)
+        if not groups:
+            return "waiting for nobody: the game is over"
+        parts = [f"{_and(names)} to {phrase}" for phrase, names in groups.items()]
+        return "waiting for " + "; ".join(parts)
 
-    def _sync_prompts(self, tx: Tx, game: Loaded, moment: datetime, outcome: Outcome) -> None:
-        """Open invitations for every seat that may answer one, close those that no longer can; reset the reminder."""
-        options = json.loads(game.row.options)
-        pending = {s: game.engine.pending_answers(game.state, s) for s in range(len(game.seats))}
-        pending = {s: answers for s, answers in pending.items() if answers}
-        everything = tx.open_prompts(game.id)
-        open_prompts = [p for p in everything if p.kind == "joiner"]
-        for prompt in open_prompts:
-            if prompt.seat not in pending:
+    def _sync_decisions(self, tx: Tx, game: Loaded, moment: datetime, outcome: Outcome) -> None:
+        """Open a prompt for every new decision, close those the engine no longer has, and say whom to ping.
+
+        A seat is mentioned once per decision (when it opens, or when a decision answered ahead becomes due);
+        a decision outside a turn, or whose choices are private, is also sent to its holder (once).
+        """
+        decisions = game.engine.decisions(game.state)
+        rows = tx.open_prompts(game.id)
+        by_key = {(p.seat, p.key): p for p in rows}
+        self._adopt_legacy(tx, decisions, rows, by_key)
+        wanted = {(d.seat, d.key) for d in decisions}
+        for prompt in rows:
+            if (prompt.seat, prompt.key) not in wanted and prompt.status == "open":
                 prompt.status = "closed"
                 tx.save_prompt(prompt)
                 outcome.closed.append(prompt.id or 0)
-        have = {p.seat for p in open_prompts if p.seat in pending}
-        deadline = moment + timedelta(minutes=int(options["joiner_deadline_minutes"]))
-        for seat, answers in pending.items():
-            if seat not in have:
-                outcome.opened.append(self._open_joiner(tx, game, seat, answers, deadline))
-        reminders = [p for p in everything if p.kind == "reminder"]
-        self._reset_reminder(tx, game, reminders, moment + timedelta(hours=int(options["reminder_hours"])))
+        for decision in decisions:
+            row = by_key.get((decision.seat, decision.key))
+            newly_due = row is None or (decision.must and not json.loads(row.payload).get("must"))
+            if row is None:
+                row = self._open_prompt(tx, game, decision, moment)
+                if decision.kind != TURN or not decision.public_choices:
+                    outcome.opened.append(self._note(game, row, decision, context=outcome.public))
+            elif newly_due:
+                row.payload = json.dumps(json.loads(row.payload) | {"must": True})
+                tx.save_prompt(row)
+            if decision.must and newly_due:
+                outcome.mention.append(game.user_of(decision.seat).user_id)
+        outcome.choices = self._channel_choices(game, decisions)
 
-    def _open_joiner(self, tx: Tx, game: Loaded, seat: int, answers: list[Any], deadline: datetime) -> PromptNote:
-        """Open one invitation prompt."""
-        choices = tuple(game.engine.format(a) for a in answers)
-        default = game.engine.format(answers[-1])
-        seat_row = game.user_of(seat)
-        row = tx.add_prompt(PromptRow(game_id=game.id, kind="joiner", seat=seat, user_id=seat_row.user_id,
-                                      deadline=deadline, payload=json.dumps({"choices": choices, "default": default})))
-        assert row.id is not None
-        text = f"{game.row.game.title()}: you may join. {game.engine.waiting_for(game.state)}."
-        return PromptNote(row.id, game.id, "joiner", seat_row.user_id, seat, deadline, text, choices,
-                          game.row.version)
+    def _adopt_legacy(self, tx: Tx, decisions: list[Decision], rows: list[PromptRow],
+                      by_key: dict[tuple[int | None, str], PromptRow]) -> None:
+        """Give prompts written before decisions had keys (key '') the key of the seat's decision of that kind."""
+        for prompt in [p for p in rows if p.key == ""]:
+            match = next((d for d in decisions if d.seat == prompt.seat and d.kind == prompt.kind
+                          and (d.seat, d.key) not in by_key), None)
+            if match is None:
+                continue
+            del by_key[(prompt.seat, "")]
+            prompt.key = match.key
+            prompt.payload = json.dumps(json.loads(prompt.payload) | {"must": match.must, "default": match.default})
+            tx.save_prompt(prompt)
+            by_key[(match.seat, match.key)] = prompt
 
-    def _reset_reminder(self, tx: Tx, game: Loaded, reminders: list[PromptRow], deadline: datetime) -> None:
-        """Keep one turn reminder per game, due a reminder interval after the last change."""
-        row = reminders[0] if reminders else PromptRow(game_id=game.id, kind="reminder", deadline=deadline)
-        row.deadline = deadline
-        tx.save_prompt(row)
+    def _open_prompt(self, tx: Tx, game: Loaded, decision: Decision, moment: datetime) -> PromptRow:
+        """Store a new decision with its deadline: a default applies at it, otherwise it reminds."""
+        options = game.options
+        if decision.default is not None:
+            deadline = moment + timedelta(minutes=int(options.get("decision_minutes", self.defaults[0])))
+        else:
+            deadline = moment + timedelta(hours=int(options.get("reminder_hours", self.defaults[1])))
+        payload = {"must": decision.must, "default": decision.default, "phrase": decision.phrase}
+        return tx.add_prompt(PromptRow(game_id=game.id, kind=decision.kind, seat=decision.seat, key=decision.key,
+                                       deadline=deadline, payload=json.dumps(payload)))
+
+    def _note(self, game: Loaded, row: PromptRow, decision: Decision, context: Sequence[str] = ()) -> PromptNote:
+        """What to send a seat's holder about one open decision (by DM, or privately in the channel).
+
+        context: the public lines of what just happened, so the message says what is going on.
+        """
+        assert row.id is not None and row.seat is not None
+        holder = game.user_of(row.seat)
+        choices = tuple(self._prompt_choices(game, row.seat))
+        lines = [f"{game.entry.title}: " + " ".join(context)] if context else [f"{game.entry.title}:"]
+        lines.append(f"{holder.name}, you are to {decision.phrase}.")
+        if not decision.public_choices:
+            lines.append(self._hand_text(game, row.seat))
+        if not decision.must:
+            lines.append(f"You may answer now; it counts once it is your turn to answer ({self._waiting(game)}).")
+        if not choices:
+            lines.append("Use `play` to answer (autocomplete lists your choices).")
+        if decision.default is not None:
+            lines.append(f"If you have not answered by the deadline: {decision.default}.")
+        return PromptNote(row.id, game.id, decision.kind, holder.user_id, row.seat, row.deadline, "\n".join(lines),
+                          choices, game.row.version, decision.default)
+
+    def _prompt_choices(self, game: Loaded, seat: int) -> list[str]:
+        """A seat's answers as button labels (its legal actions, or those it may give ahead), when few enough."""
+        options = game.engine.legal_actions(game.state, seat) or game.engine.pending_answers(game.state, seat)
+        texts = [game.engine.format(a) for a in options]
+        return texts if 0 < len(texts) <= MAX_CHOICES else []
+
+    def _channel_choices(self, game: Loaded, decisions: list[Decision]) -> dict[str, list[str]]:
+        """Buttons for the channel: only when one seat must act and every choice's text is public."""
+        due = [d for d in decisions if d.must]
+        if len(due) != 1 or not due[0].public_choices:
+            return {}
+        choices = self._prompt_choices(game, due[0].seat)
+        return {game.user_of(due[0].seat).user_id: choices} if choices else {}
+
+    def _hand_text(self, game: Loaded, seat: int) -> str:
+        """A seat's private view as text, with its holder's name."""
+        return game.rename(game.entry.texts.hand(game.engine.view(game.state, seat), seat))
 
     def _close_prompts(self, tx: Tx, game_id: int) -> list[int]:
         """Close every open prompt of a game."""
@@ -473,16 +606,33 @@ class Table:
             raise TableError("That person is not seated at this table.")
         if row.status == "lobby":
             tx.remove_seat(row.id, target)
-            return Outcome(True, "Removed.", public=[f"{seat.name} was removed from the table."], game_id=row.id)
+            return Outcome(True, "Removed.", public=[f"{seat.name} was removed from the table."], mention=[target],
+                           game_id=row.id)
         replacement = str(cmd.options.get("replacement_id", ""))
         if not replacement:
             raise TableError("The game is running: name a replacement to take over the seat.")
         if any(s.user_id == replacement for s in tx.seats(row.id)):
             raise TableError("The replacement is already playing in this game.")
-        name = str(cmd.options.get("replacement_name", replacement))
-        leaving = seat.name
-        tx.reassign_seat(seat, replacement, name)
-        return Outcome(True, "Seat handed over.", public=[f"{name} takes over {leaving}'s seat."], game_id=row.id)
+        return self._hand_over(tx, row, seat, replacement, str(cmd.options.get("replacement_name", replacement)))
+
+    def _hand_over(self, tx: Tx, row: GameRow, seat: SeatRow, user_id: str, name: str) -> Outcome:
+        """Give a running game's seat to another person: its decisions follow, the new holder is told privately."""
+        leaving, leaving_id = seat.name, seat.user_id
+        options = json.loads(row.options)
+        handover = {"seat": seat.seat, "from": leaving_id, "to": user_id}
+        row.options = json.dumps(options | {"handovers": [*options.get("handovers", []), handover]}, sort_keys=True)
+        tx.set_status(row, row.status)
+        tx.reassign_seat(seat, user_id, name)
+        game = self._load(tx, row)
+        decisions = {(d.seat, d.key): d for d in game.engine.decisions(game.state)}
+        notes = [self._note(game, p, decisions[(p.seat, p.key)]) for p in tx.open_prompts(game.id)
+                 if p.seat == seat.seat and (p.seat, p.key) in decisions]
+        told = (f"You now hold {leaving}'s seat in the {game.entry.title} game here. "
+                f"{describe.capitalise(self._waiting(game))}.")
+        return Outcome(True, "Seat handed over.", public=[f"{name} takes over {leaving}'s seat."],
+                       mention=[leaving_id, user_id], private={user_id: [told, self._hand_text(game, seat.seat)]},
+                       opened=notes, game_id=game.id, version=row.version,
+                       where=Where(row.guild_id, row.channel_id))
 
     def suggest(self, where: Where, user_id: str, typed: str, limit: int = 25) -> list[str]:
         """Legal actions (and early answers) of the user in this channel's game containing the typed text."""
@@ -499,41 +649,67 @@ class Table:
         texts = [game.engine.format(a) for a in options]
         return [t for t in texts if all(w in t for w in words)][:limit]
 
+    def game_at(self, where: Where) -> str:
+        """The id of the game played (or open) in a channel; the default game when there is none."""
+        with self.store.transaction() as tx:
+            row = tx.live_game(where.guild_id, where.channel_id)
+        return row.game if row is not None else games.default().id
+
+    def prompt_choices(self, prompt_id: int, user_id: str) -> PromptNote | None:
+        """An open decision's note for its seat's current holder (to open it privately); None otherwise."""
+        with self.store.transaction() as tx:
+            prompt = tx.prompt(prompt_id)
+            if prompt is None or prompt.status != "open" or prompt.seat is None:
+                return None
+            row = tx.game(prompt.game_id)
+            if row is None or row.status != "active":
+                return None
+            game = self._load(tx, row)
+            if game.user_of(prompt.seat).user_id != user_id:
+                return None
+            decision = next((d for d in game.engine.decisions(game.state)
+                             if d.seat == prompt.seat and d.key == prompt.key), None)
+            return self._note(game, prompt, decision) if decision else None
+
     # reading
     def _board(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """The public state of the channel's game."""
         game = self._require_running(tx, cmd)
-        view = game.engine.view(game.state, None)
-        return Outcome(True, describe.table(view), board=view, game_id=game.id, version=game.row.version,
-                       image=self._render(game.row.game, view))
+        view = game.rename_view(game.engine.view(game.state, None))
+        text = game.entry.texts.board(view)
+        return Outcome(True, text, board=view, game_id=game.id, version=game.row.version,
+                       image=self._render(game.entry, view))
 
     def _hand(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """The caller's private view (for their eyes only)."""
         game = self._require_running(tx, cmd)
         seat = self._require_seat(game, cmd)
-        return Outcome(True, describe.hand(game.engine.view(game.state, seat), seat), game_id=game.id,
-                       version=game.row.version)
+        return Outcome(True, self._hand_text(game, seat), game_id=game.id, version=game.row.version)
 
     def _log(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """The recent actions in words."""
         game = self._require_running(tx, cmd, finished_ok=True)
         rows = tx.recent_actions(game.id, LOG_LINES)
-        lines = [f"{r.seq}. {game.user_of(r.seat).name}: {r.summary}" for r in rows]
+        lines = [f"{r.seq}. {game.user_of(r.seat).name}: {game.rename(r.summary)}" for r in rows]
         return Outcome(True, "\n".join(lines) or "Nothing has happened yet.", game_id=game.id)
 
     def _score(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
-        """The final or projected score."""
+        """The final or projected score, as the caller may know it."""
         game = self._require_running(tx, cmd, finished_ok=True)
-        return Outcome(True, describe.scoreboard(game.engine.score(game.state)), game_id=game.id)
+        viewer = game.seat_of(cmd.who.user_id)
+        return Outcome(True, game.rename(describe.scoreboard(game.engine.score(game.state, viewer))),
+                       game_id=game.id)
 
     def _rules(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
-        """Look a rule up by topic."""
+        """Look a rule up by topic, in the channel's game (the default game when there is none)."""
         from bot import rules
 
         row = tx.live_game(cmd.where.guild_id, cmd.where.channel_id)
-        found = rules.lookup(row.game if row else "keyper", cmd.arg)
+        entry = games.get(row.game) if row else games.default()
+        found = rules.lookup(entry.id, cmd.arg)
         if not found:
-            raise TableError(f"No rule section matches '{cmd.arg}'. Try a word like joiner, boat or fairs.")
+            examples = ", ".join(rules.topics(entry.id)[:3])
+            raise TableError(f"No {entry.title} rule section matches '{cmd.arg}'. Try a topic like {examples}.")
         return Outcome(True, rules.format_section(found[0]))
 
     def _check(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
@@ -543,24 +719,25 @@ class Table:
         try:
             action = game.engine.parse(game.state, seat, cmd.arg)
         except IllegalAction as exc:
-            return Outcome(True, f"No: {exc.reason} ({exc.rule})", game_id=game.id)
+            return Outcome(True, game.rename(f"No: {exc.reason} ({exc.rule})"), game_id=game.id)
         verdict = game.engine.check(game.state, seat, action)
         if not verdict.legal:
-            return Outcome(True, f"No: {verdict.reason} ({verdict.rule})", game_id=game.id)
-        return Outcome(True, "Yes. " + " ".join(verdict.outcome), game_id=game.id)
+            return Outcome(True, game.rename(f"No: {verdict.reason} ({verdict.rule})"), game_id=game.id)
+        return Outcome(True, game.rename("Yes. " + " ".join(verdict.outcome)), game_id=game.id)
 
     def _undo(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """Take back the caller's own last action, if nothing was drawn or revealed and play has not moved on."""
         game = self._require_running(tx, cmd)
         seat = self._require_seat(game, cmd)
         rows = tx.actions(game.id)
-        if not rows or rows[-1].seat != seat or rows[-1].author_id == "timeout":
+        if not rows or rows[-1].seat != seat or rows[-1].author_id == TIMEOUT_AUTHOR:
             raise TableError("You can only take back your own last action, and only before anyone else acts.")
         if seat not in game.engine.to_act(game.state):
             raise TableError("Play has passed to another player; that action stands.")
         before = replay(game.engine, self._playout(game, rows[:-1]))
         if game.engine.is_undo_barrier(before, game.state):
-            raise TableError("That action drew a tile or boat, or revealed something hidden; it cannot be undone.")
+            raise TableError("That action drew something at random or revealed something hidden; it cannot be "
+                             "undone.")
         tx.mark_undone(rows[-1])
         tx.save_snapshot(game.id, game.row.version + 1, game.engine.to_json(before))
         if not tx.bump_version(game.row):
@@ -572,14 +749,14 @@ class Table:
 
     def _playout(self, game: Loaded, rows: list[Any]) -> Playout:
         """The game's record up to some actions, for replay."""
-        options = json.loads(game.row.options)
+        options = game.options
         names = options.get("names") or [s.name for s in game.seats]
-        return Playout(names, game.row.seed, _engine_options(options), [(r.seat, r.notation) for r in rows])
+        return Playout(names, game.row.seed, game.entry.engine_options(options),
+                       [(r.seat, r.notation) for r in rows])
 
-    def _render(self, game_name: str, view: dict[str, Any]) -> bytes | None:
-        """The board image of a public view, when images are on and the game has a renderer."""
-        renderer = RENDERERS.get(game_name) if self.images else None
-        return renderer(view) if renderer else None
+    def _render(self, entry: GameEntry, view: dict[str, Any] | None) -> bytes | None:
+        """The table image of a public view, when images are on and the game has a renderer."""
+        return entry.render(view) if self.images and entry.render and view is not None else None
 
     # maintenance
     def verify(self, game_id: int, *, write: bool = False) -> tuple[str, str]:
@@ -607,7 +784,7 @@ class Table:
 
     # deadlines
     def due(self, moment: datetime | None = None) -> list[Outcome]:
-        """Act on every prompt whose deadline has passed: expired invitations decline, reminders remind."""
+        """Act on every decision whose deadline has passed: its default applies, or its holder is reminded."""
         moment = moment or now()
         with self.store.transaction() as tx:
             game_ids = tx.due_game_ids(moment)
@@ -615,43 +792,129 @@ class Table:
         for game_id in game_ids:
             try:
                 with self.store.transaction() as tx:
-                    outcomes += self._due_game(tx, game_id, moment)
+                    found = self._due_game(tx, game_id, moment)
+                    for outcome in found:
+                        tx.add_outbox(outbox_rows(outcome))
+                    outcomes += found
             except EngineError as exc:  # pragma: no cover - a stored answer the engine now refuses
                 outcomes.append(Outcome(False, _error_text(exc), game_id=game_id))
         return outcomes
 
     def _due_game(self, tx: Tx, game_id: int, moment: datetime) -> list[Outcome]:
-        """Process one game's overdue prompts."""
+        """Process one game's overdue decisions: defaults first, then one reminder for the rest."""
         row = tx.game(game_id)
         assert row is not None
         if row.status != "active":
             self._close_prompts(tx, game_id)
             return []
         game = self._load(tx, row)
-        where = Where(row.guild_id, row.channel_id)
         outcomes = []
-        expired = [p for p in tx.open_prompts(game_id, "joiner") if p.deadline <= moment and p.answer is None]
-        for prompt in expired:
-            payload = json.loads(prompt.payload)
-            prompt.answer, payload["timed_out"] = payload["default"], True
-            prompt.payload = json.dumps(payload)
-            tx.save_prompt(prompt)
-        if expired:
-            lines = self._apply_queued(tx, game, moment)
-            if lines:
-                outcomes.append(self._after_change(tx, game, moment, lines))
-        for reminder in tx.open_prompts(game_id, "reminder"):
-            if reminder.deadline <= moment:
-                options = json.loads(row.options)
-                reminder.deadline = moment + timedelta(hours=int(options["reminder_hours"]))
-                tx.save_prompt(reminder)
-                to_act = game.engine.to_act(game.state)
-                text = f"Reminder: {game.engine.waiting_for(game.state)}."
-                outcomes.append(Outcome(True, public=[text], mention=[game.user_of(s).user_id for s in to_act],
-                                        game_id=game_id, version=row.version))
-        for outcome in outcomes:
-            outcome.where = where
+        sync = Outcome(True, game_id=game_id, version=row.version, where=Where(row.guild_id, row.channel_id))
+        self._sync_decisions(tx, game, moment, sync)  # adopts rows written before an upgrade
+        if sync.opened:
+            outcomes.append(Outcome(True, opened=sync.opened, closed=sync.closed, game_id=game_id,
+                                    version=row.version, where=sync.where))
+        overdue = [p for p in tx.open_prompts(game_id) if _aware(p.deadline) <= moment]
+        defaults = [p for p in overdue if json.loads(p.payload).get("default") is not None]
+        for prompt in defaults:
+            if prompt.answer is None:
+                payload = json.loads(prompt.payload)
+                prompt.answer, payload["timed_out"] = payload["default"], True
+                prompt.payload = json.dumps(payload)
+                tx.save_prompt(prompt)
+        events = self._apply_queued(tx, game) if defaults else []
+        if events:
+            outcomes.append(self._after_change(tx, game, moment, events))
+        reminded = self._remind(tx, game, [p for p in overdue if p not in defaults], moment)
+        if reminded:
+            outcomes.append(reminded)
         return outcomes
+
+    def _remind(self, tx: Tx, game: Loaded, prompts: list[PromptRow], moment: datetime) -> Outcome | None:
+        """One reminder for overdue decisions without a default, mentioning their holders; pushes their deadlines."""
+        hours = int(game.options.get("reminder_hours", self.defaults[1]))
+        due = set(game.engine.to_act(game.state))
+        users = []
+        for prompt in prompts:
+            if prompt.status != "open":
+                continue
+            prompt.deadline = moment + timedelta(hours=hours)
+            tx.save_prompt(prompt)
+            if prompt.seat in due:
+                users.append(game.user_of(prompt.seat).user_id)
+        if not users:
+            return None
+        return Outcome(True, public=[f"Reminder: {self._waiting(game)}."], mention=users, game_id=game.id,
+                       version=game.row.version, where=Where(game.row.guild_id, game.row.channel_id))
+
+    # the outbox
+    def pending_messages(self, limit: int = 200) -> list[OutboxRow]:
+        """Queued messages not yet sent, oldest first (the sender keeps order per destination)."""
+        with self.store.transaction() as tx:
+            return tx.pending_outbox(limit)
+
+    def message_sent(self, row_id: int, moment: datetime | None = None) -> None:
+        """Record that a queued message was delivered."""
+        with self.store.transaction() as tx:
+            row = tx.outbox_row(row_id)
+            if row is not None:
+                row.status, row.sent_at = "sent", moment or now()
+                tx.save_outbox(row)
+
+    def message_failed(self, row_id: int, error: str, *, permanent: bool, moment: datetime | None = None) -> None:
+        """Record a failed delivery: retried later with back-off, or (permanent) given up and reported to the host.
+
+        The host hears once per game and channel about a channel Keywood cannot post in.
+        """
+        moment = moment or now()
+        with self.store.transaction() as tx:
+            row = tx.outbox_row(row_id)
+            if row is None:
+                return
+            row.attempts += 1
+            row.last_error = error[:500]
+            if not permanent:
+                row.next_attempt_at = moment + timedelta(seconds=min(2 ** row.attempts, MAX_BACKOFF_SECONDS))
+                tx.save_outbox(row)
+                return
+            row.status = "failed"
+            tx.save_outbox(row)
+            if row.recipient is None:
+                self._report_failure(tx, row)
+
+    def _report_failure(self, tx: Tx, row: OutboxRow) -> None:
+        """Tell the game's host, once, that Keywood cannot post in the game's channel, and what to fix."""
+        game = tx.game(row.game_id) if row.game_id is not None else None
+        if game is None or any(json.loads(n.payload).get("about") == row.channel_id
+                               for n in tx.outbox_kinds(row.game_id, "notice")):
+            return
+        text = (f"Keywood cannot post in <#{row.channel_id}> ({row.last_error}). Please give Keywood the View "
+                "Channel, Send Messages, Send Messages in Threads and Attach Files permissions there (or check "
+                "that the channel still exists). The game goes on: its players can still use /board and /hand.")
+        tx.add_outbox([OutboxRow(game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id,
+                                 recipient=game.host_id, kind="notice",
+                                 payload=json.dumps({"text": text, "about": row.channel_id}))])
+
+    def dms_closed(self, user_id: str, moment: datetime | None = None) -> bool:
+        """Whether a user's DMs were found closed recently (then Keywood does not try them again)."""
+        with self.store.transaction() as tx:
+            closed = tx.recipient(user_id).dms_closed_at
+        return closed is not None and _aware(closed) > (moment or now()) - DM_RETRY
+
+    def note_dms(self, user_id: str, *, open_: bool, moment: datetime | None = None) -> bool:
+        """Record whether a user's DMs are open; True when they were just found closed and not yet told so."""
+        moment = moment or now()
+        with self.store.transaction() as tx:
+            row = tx.recipient(user_id)
+            if open_:
+                row.dms_closed_at = None
+                tx.save_recipient(row)
+                return False
+            row.dms_closed_at = moment
+            tell = row.told_at is None
+            row.told_at = row.told_at or moment
+            tx.save_recipient(row)
+            return tell
 
     # loading and permissions
     def _require_game(self, tx: Tx, cmd: Command) -> GameRow:
@@ -684,17 +947,17 @@ class Table:
     def _load(self, tx: Tx, row: GameRow) -> Loaded:
         """Read a game's seats and state."""
         assert row.id is not None
-        engine = GAMES[row.game]
+        entry = games.get(row.game)
         with self._states_lock:
             cached = self._states.get(row.id)
         if cached is not None and cached[0] == row.version:  # engine states are never changed in place
-            return Loaded(row, tx.seats(row.id), engine, cached[1])
+            return Loaded(row, tx.seats(row.id), entry, cached[1])
         data = tx.snapshot(row.id)
         if data is None:
             raise TableError("This game has no stored state; an admin can run `keywood replay`.")
-        state = engine.from_json(data)
+        state = entry.engine.from_json(data)
         self._remember(row.id, row.version, state)
-        return Loaded(row, tx.seats(row.id), engine, state)
+        return Loaded(row, tx.seats(row.id), entry, state)
 
     def _remember(self, game_id: int, version: int, state: Any) -> None:
         """Keep a committed state in memory, keyed by its version (another process's change misses it)."""
@@ -702,9 +965,13 @@ class Table:
             self._states[game_id] = (version, state)
 
     def _require_seat(self, game: Loaded, cmd: Command) -> int:
-        """The caller's seat; raises TableError when they are not playing."""
+        """The caller's seat; raises TableError when they are not playing (saying so if their seat was handed on)."""
         seat = game.seat_of(cmd.who.user_id)
         if seat is None:
+            handed = [h for h in game.options.get("handovers", []) if h["from"] == cmd.who.user_id]
+            if handed:
+                raise TableError(f"Your seat was handed to {game.user_of(handed[-1]['seat']).name}; "
+                                 "you no longer play in this game.")
             raise TableError("You are not a player in this game.")
         return seat
 
@@ -714,20 +981,42 @@ class Table:
             raise TableError(f"Only the host or a server admin can {what}.")
 
 
-def positive_int(key: str, value: Any) -> int:
-    """A whole number of at least 1; raises TableError naming the option otherwise."""
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise TableError(f"{key} must be a whole number, not '{value}'.") from None
-    if number < 1:
-        raise TableError(f"{key} must be at least 1.")
-    return number
+def outbox_rows(outcome: Outcome) -> list[OutboxRow]:
+    """What an accepted outcome must send, as outbox rows: the channel message first, then private messages."""
+    if not outcome.ok or outcome.where is None:
+        return []
+    where = outcome.where
+    rows: list[OutboxRow] = []
+
+    def row(kind: str, recipient: str | None, payload: dict[str, Any], image: bytes | None = None) -> None:
+        rows.append(OutboxRow(game_id=outcome.game_id, guild_id=where.guild_id, channel_id=where.channel_id,
+                              recipient=recipient, kind=kind, payload=json.dumps(payload), image=image))
+
+    if outcome.public:
+        buttons = None
+        if len(outcome.choices) == 1 and outcome.game_id is not None and outcome.version is not None:
+            user_id, choices = next(iter(outcome.choices.items()))
+            buttons = {"game": outcome.game_id, "seat": outcome.seats.get(user_id, 0), "version": outcome.version,
+                       "choices": choices}
+        row("public", None, {"text": "\n".join(outcome.public), "mention": outcome.mention, "buttons": buttons},
+            outcome.image)
+    for user_id, lines in outcome.private.items():
+        row("private", user_id, {"text": "\n".join(lines)})
+    for note in outcome.opened:
+        row("decision", note.user_id, {"prompt": note.prompt_id, "text": note.text, "choices": list(note.choices),
+                                       "deadline": note.deadline.isoformat(), "default": note.default,
+                                       "kind": note.kind})
+    return rows
 
 
-def _engine_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The options meant for the engine, without the table's own."""
-    return {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
+def _aware(moment: datetime) -> datetime:
+    """A stored time as UTC-aware (SQLite gives back naive datetimes)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _and(names: list[str]) -> str:
+    """'Ana', 'Ana and Ben', 'Ana, Ben and Cleo'."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _error_text(exc: Exception) -> str:

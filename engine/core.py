@@ -50,10 +50,56 @@ class AmbiguousAction(EngineError):
 
 @dataclass(frozen=True)
 class Event:
-    """Something that happened, in words a log can show; seat is who it concerns (None: everyone)."""
+    """Something that happened, in words a log can show.
+
+    seat is who it concerns (None: nobody in particular); to is who may see it: None for everyone, or the seats
+    it is private to. Transports send a private event only to the current holders of those seats.
+    """
 
     text: str
     seat: int | None = None
+    to: tuple[int, ...] | None = None
+
+    @property
+    def public(self) -> bool:
+        """Whether everyone may see this event."""
+        return self.to is None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether this seat (None: the public) may see the event."""
+        return self.to is None or (seat is not None and seat in self.to)
+
+
+TURN = "turn"
+SIMULTANEOUS = "simultaneous"
+REACTION = "reaction"
+DECISION_KINDS = (TURN, SIMULTANEOUS, REACTION)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One seat's open decision, as the engine sees it now.
+
+    kind: a turn; a simultaneous choice several seats make at once (secret until revealed together); or a
+    reaction to what just happened, made before play goes on. key names the decision and stays the same while it
+    is open, so a transport asks once per key. phrase says what is to be decided, without the seat's name
+    ("join or decline"). must: play waits for this seat now; otherwise the seat may answer ahead (see
+    pending_answers) and its answer is kept until its turn to answer comes. default is the notation applied for the
+    seat when its deadline passes (None: the deadline only reminds). public_choices says whether the texts of its
+    choices reveal nothing hidden (only then may they be shown to everyone, e.g. as channel buttons).
+    """
+
+    seat: int
+    kind: str
+    key: str
+    phrase: str
+    must: bool = True
+    default: str | None = None
+    public_choices: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in DECISION_KINDS:
+            raise ValueError(f"unknown decision kind '{self.kind}'")
 
 
 @dataclass(frozen=True)
@@ -139,7 +185,10 @@ A = TypeVar("A")
 
 
 class Game(Protocol, Generic[S, A]):
-    """The interface every game engine offers; one instance per game kind."""
+    """The interface every game engine offers; one instance per game kind.
+
+    Everything the table, the transports and the play-outs use is here: nothing is probed for with getattr.
+    """
 
     name: str
     min_players: int
@@ -149,20 +198,36 @@ class Game(Protocol, Generic[S, A]):
         """Return the opening state; deterministic for a given seed; raises ValueError on bad options."""
         ...
 
+    def decisions(self, state: S) -> list[Decision]:
+        """Every open decision, one per seat that must or may decide now (empty only when the game is over)."""
+        ...
+
     def to_act(self, state: S) -> list[int]:
-        """Seats that must decide now (empty only when the game is over)."""
+        """Seats that must decide now: the seats of the decisions with must set."""
         ...
 
     def waiting_for(self, state: S) -> str:
-        """A 'waiting for X to ...' phrase describing the current decision."""
+        """A 'waiting for X to ...' phrase describing the current decision, with the engine's seat names."""
         ...
 
     def legal_actions(self, state: S, seat: int) -> list[A]:
         """Every action this seat may take now (empty when it is not this seat's decision)."""
         ...
 
+    def pending_answers(self, state: S, seat: int) -> list[A]:
+        """Answers a seat whose decision is not yet due (must unset) may give ahead of its turn; empty otherwise."""
+        ...
+
     def apply(self, state: S, seat: int, action: A) -> tuple[S, list[Event]]:
         """Return the next state and what happened; raises IllegalAction, leaving state untouched."""
+        ...
+
+    def apply_in_place(self, state: S, seat: int, action: A) -> list[Event]:
+        """Like apply but changing state itself (replays, play-outs); raises IllegalAction before changing it."""
+        ...
+
+    def apply_choice(self, state: S, seat: int, options: list[A], index: int) -> list[Event]:
+        """Apply options[index] in place, options being legal_actions(state, seat) for this very state."""
         ...
 
     def check(self, state: S, seat: int, action: A) -> Verdict:
@@ -170,11 +235,14 @@ class Game(Protocol, Generic[S, A]):
         ...
 
     def view(self, state: S, seat: int | None) -> JSON:
-        """What this seat may see (None: the public view), with the seat's legal actions."""
+        """What this seat may see (None: the public view), with the seat's legal actions.
+
+        Built by listing what is shown, never by deleting what is hidden.
+        """
         ...
 
-    def score(self, state: S) -> Scoreboard:
-        """The final score, or the projected one during the game."""
+    def score(self, state: S, viewer: int | None) -> Scoreboard:
+        """The final score, or the projection during the game as the viewer (None: the public) may know it."""
         ...
 
     def parse(self, state: S, seat: int, text: str) -> A:
@@ -205,8 +273,13 @@ class Game(Protocol, Generic[S, A]):
         """Whether going from before to after drew at random or revealed hidden information."""
         ...
 
-    def pending_answers(self, state: S, seat: int) -> list[A]:
-        """Answers a seat may give ahead of its turn (a queued joiner invitation); empty otherwise."""
+    def resample_hidden(self, state: S, viewer: int | None, seed: int) -> S:
+        """A state the viewer (None: the public) cannot tell from this one, its hidden information redrawn.
+
+        Everything the viewer may see stays as it is; what it may not (others' hands, face-down stacks, the order
+        of a bag, choices not yet revealed) is drawn again, consistently with what it sees. Used by the leak
+        test, and by players that must reason about what they cannot see.
+        """
         ...
 
 
@@ -223,11 +296,6 @@ class Playout:
 def replay(game: Game[S, A], record: Playout) -> S:
     """Re-play a recorded game from its seed; raises EngineError if an action no longer applies."""
     state = game.setup(record.players, record.seed, record.options)
-    apply_fast = getattr(game, "apply_in_place", None)
     for seat, text in record.actions:
-        action = game.parse(state, seat, text)
-        if apply_fast:
-            apply_fast(state, seat, action)
-        else:
-            state, _ = game.apply(state, seat, action)
+        game.apply_in_place(state, seat, game.parse(state, seat, text))
     return state

@@ -23,16 +23,12 @@ def random_playout(
 ) -> tuple[Any, Playout]:
     """Play a whole game choosing uniformly among legal actions; returns the final state and the record.
 
-    Games may offer apply_choice(state, seat, options, index) to apply a just-generated legal action in place
-    without generating the legal list again.
-
     on_step(state, seat, action) is called before each action is applied. Raises RuntimeError when the
     game reaches a state where nobody can act, or runs past MAX_STEPS.
     """
     record = Playout(list(players), seed, dict(options or {}))
     state = game.setup(players, seed, options)
     chooser = Rng.from_seed(seed if choice_seed is None else choice_seed)
-    apply_choice = getattr(game, "apply_choice", None)
     for _ in range(MAX_STEPS):
         if game.is_over(state):
             return state, record
@@ -41,10 +37,7 @@ def random_playout(
         if on_step:
             on_step(state, seat, action)
         record.actions.append((seat, game.format(action)))
-        if apply_choice:
-            apply_choice(state, seat, legal, index)
-        else:
-            state, _ = game.apply(state, seat, action)
+        game.apply_choice(state, seat, legal, index)
     raise RuntimeError(f"game did not end within {MAX_STEPS} actions")
 
 

@@ -9,33 +9,24 @@ from typing import Any
 from engine.core import (
     JSON,
     AmbiguousAction,
+    Decision,
     Event,
+    Game,
     IllegalAction,
     PlayerScore,
     Scoreboard,
     ScoreLine,
     Verdict,
 )
-from engine.keyper import flow, legal, scoring
+from engine.keyper import decisions, flow, hidden, legal, scoring
 from engine.keyper.actions import Action, LayDown, PlayKeyple, parse_syntax, public_notation
 from engine.keyper.apply import apply_in_place, forecast
 from engine.keyper.explain import why_illegal
 from engine.keyper.spaces import PLOT_IDS, season_name
 from engine.keyper.state import State, clone, from_data, to_data
+from engine.keyper.view import table_view
 
 OPTIONS = {"unlimited_supply": False}
-
-_WAITING = {
-    "turn": "{names} to take a turn",
-    "joiner": "{names} to join or decline",
-    "yields": "{names} to choose what to take",
-    "pay": "{names} to choose how to pay",
-    "fairs": "{names} to hold fairs",
-    "housing": "{names} to choose which animals to let go",
-    "choose_display": "{names} to choose a board display",
-    "rest": "{names} to rest excess keyples on the keyp tile",
-    "game_over": "nobody: the game is over",
-}
 
 
 class KeyperGame:
@@ -54,15 +45,17 @@ class KeyperGame:
             opts[key] = value
         return flow.setup(players, seed, opts)
 
+    def decisions(self, state: State) -> list[Decision]:
+        """Every open decision: to_act's seats (must), then invitees who may answer ahead (engine.keyper.decisions)."""
+        return decisions.decisions(state)
+
     def to_act(self, state: State) -> list[int]:
         """Seats that must decide now."""
         return legal.to_act(state)
 
     def waiting_for(self, state: State) -> str:
         """'waiting for Ana to join or decline' style phrase."""
-        people = [state.players[s].name for s in self.to_act(state)]
-        names = " and ".join([", ".join(people[:-1]), people[-1]]) if len(people) > 1 else "".join(people)
-        return "waiting for " + _WAITING[state.phase].format(names=names)
+        return decisions.waiting_for(state, [p.name for p in state.players])
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every action this seat may take now."""
@@ -123,15 +116,8 @@ class KeyperGame:
         return public_notation(action)
 
     def view(self, state: State, seat: int | None) -> JSON:
-        """What a seat may see; None gives the public view. Hidden: others' fairs, the bag, pending choices."""
-        data: JSON = to_data(state)
-        del data["rng"]
-        data["bag"] = len(state.bag)
-        data["stacks"] = len(state.stacks)
-        for i, player in enumerate(data["players"]):
-            if i != seat:
-                player["hidden_fairs"] = len(state.players[i].hidden_fairs)
-                player["chosen_display"] = state.players[i].chosen_display is not None
+        """What a seat may see (None: the public), field by listed field; see engine.keyper.view for what is hidden."""
+        data = table_view(state, seat)
         data["season_name"] = season_name(state)
         data["to_act"] = self.to_act(state)
         data["waiting_for"] = self.waiting_for(state)
@@ -139,8 +125,13 @@ class KeyperGame:
         data["legal"] = [str(a) for a in self.legal_actions(state, seat)] if seat is not None else []
         return data
 
-    def score(self, state: State) -> Scoreboard:
-        """Each player's score with their best allocation, ranked with the rulebook's tie-breaks (p.9)."""
+    def score(self, state: State, viewer: int | None) -> Scoreboard:
+        """Each player's score with their best allocation, ranked with the rulebook's tie-breaks (p.9).
+
+        Scoring reads only what everyone sees (built tiles, goods, keyples, shipping, fairs held face up, board
+        displays shown), never face-down fairs, secret displays, the bag or the stacks: every viewer, None
+        included, gets the same scoreboard.
+        """
         scores = []
         for seat, player in enumerate(state.players):
             lines = scoring.score_lines(scoring.player_board(state, seat))
@@ -178,5 +169,12 @@ class KeyperGame:
         """Join or decline answers a queued invitee may give before its turn to answer comes."""
         return legal.offer_answers(state, seat)
 
+    def resample_hidden(self, state: State, viewer: int | None, seed: int) -> State:
+        """A new state the viewer cannot tell from this one, its hidden information redrawn (engine.keyper.hidden)."""
+        return hidden.resample_hidden(state, viewer, seed)
+
 
 GAME = KeyperGame()
+
+_CHECK: Game[State, Action] = GAME
+"""mypy proves here that KeyperGame satisfies the engine contract."""

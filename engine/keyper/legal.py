@@ -216,7 +216,12 @@ def _housing(state: State, seat: int) -> list[Action]:
 
 def _choose_display(state: State, seat: int) -> list[Action]:
     """The displays of this season the seat may fold its board to."""
-    return [ChooseDisplay(d.id) for d in comps().displays_by_season[season_name(state)]]
+    return [ChooseDisplay(d) for d in display_choices(state)]
+
+
+def display_choices(state: State) -> list[str]:
+    """The ids of this season's displays, any of which a player may fold the claimed board to (p.9 note 3)."""
+    return [d.id for d in comps().displays_by_season[season_name(state)]]
 
 
 def _rest(state: State, seat: int) -> list[Action]:

@@ -154,7 +154,7 @@ def moves(state: Any, open_joiners: list[int]) -> list[tuple[int, Any]]:
 def unanswered_joiners(table: Table, game_id: int) -> list[int]:
     """Seats with an open, unanswered joiner prompt."""
     return [seat for _, kind, seat, status, answer in prompts(table, game_id)
-            if kind == "joiner" and status == "open" and answer is None and seat is not None]
+            if kind == "reaction" and status == "open" and answer is None and seat is not None]
 
 
 def random_step(game: Started, rng: random.Random, *, early_answers: bool = True) -> Outcome:

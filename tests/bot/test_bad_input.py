@@ -90,15 +90,16 @@ CASES: dict[str, tuple[Callable[[Started], Command], tuple[str, ...]]] = {
     "abandon by a non-host": (lambda g: cmd(BEN, "abandon"), ("Only the host or a server admin",)),
     "settings by a non-admin": (lambda g: cmd(ANA, "settings", options={"reminder_hours": 2}),
                                 ("Only a server admin",)),
-    "settings below one": (lambda g: cmd(ADMIN, "settings", options={"joiner_deadline_minutes": 0}),
-                           ("at least 1",)),
+    "settings below one": (lambda g: cmd(ADMIN, "settings", options={"decision_minutes": 0}),
+                           ("decision_minutes must be at least 1",)),
     "unknown game": (lambda g: cmd(DEV, "new", "chess", where=ELSEWHERE), ("does not know the game 'chess'",)),
     "unknown game option": (lambda g: cmd(DEV, "new", "keyper", where=ELSEWHERE, options={"colour": "red"}),
-                            ("Unknown Keyper option 'colour'",)),
+                            ("Keyper has no option colour",)),
     "too many players": (lambda g: cmd(DEV, "new", "keyper", where=ELSEWHERE, options={"max_players": 6}),
-                         ("2 to 4 players",)),
+                         ("max_players must be at most 4",)),
     "min above max": (lambda g: cmd(DEV, "new", "keyper", where=ELSEWHERE,
-                                    options={"min_players": 4, "max_players": 3}), ("2 to 4 players",)),
+                                    options={"min_players": 4, "max_players": 3}),
+                      ("min_players (4) is more than max_players (3)",)),
     "stale prompt answer (old version)": (lambda g: cmd(ANA, "play", "take pig", version=g.version() - 1),
                                           ("The table has moved on", "nothing was changed")),
     "stale prompt answer (future version)": (lambda g: cmd(ANA, "play", "take pig", version=g.version() + 5),
@@ -142,14 +143,14 @@ def test_a_button_answer_to_a_closed_invitation_is_stale(invited: Started) -> No
 
 def test_answering_a_closed_invitation_by_its_prompt_is_refused(invited: Started) -> None:
     """The `answer` verb (a DM button names its prompt): a closed prompt, or someone else's, is refused."""
-    ids = {seat: pid for pid, kind, seat, _, _ in prompts(invited.table, invited.game_id) if kind == "joiner"}
+    ids = {seat: pid for pid, kind, seat, _, _ in prompts(invited.table, invited.game_id) if kind == "reaction"}
     refused(invited.table, invited.path, cmd(BEN, "answer", "join green", prompt_id=ids[2]),
-            "This invitation is for another player.")
+            "This decision is for another player.")
     invited.play(BEN, "join green")
     refused(invited.table, invited.path, cmd(CLEO, "answer", "join white", prompt_id=ids[2]),
-            "This invitation has closed; nothing was changed.")
+            "This decision has already been made or has closed; nothing was changed.")
     refused(invited.table, invited.path, cmd(CLEO, "answer", "decline", prompt_id=9999),
-            "This invitation has closed")
+            "This decision has already been made or has closed")
 
 
 def test_a_choice_offered_to_another_seat_is_refused(invited: Started) -> None:
@@ -205,7 +206,8 @@ def test_a_non_numeric_setting_is_refused(table: Table, db_path: Path) -> None:
 
 def test_a_table_deadline_below_one_is_refused(table: Table, db_path: Path) -> None:
     """new applies the same bounds as settings: a joiner deadline of -5 minutes is refused."""
-    refused(table, db_path, cmd(ANA, "new", "keyper", options={"joiner_deadline_minutes": -5}), "at least 1")
+    refused(table, db_path, cmd(ANA, "new", "keyper", options={"decision_minutes": -5}),
+            "decision_minutes must be at least 1")
 
 
 def test_accepted_commands_do_change_the_file(started: Started) -> None:

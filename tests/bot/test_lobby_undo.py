@@ -132,9 +132,11 @@ def test_the_default_limits_are_the_games(table: Table) -> None:
     for who in (BEN, CLEO, DEV):
         assert table.handle(cmd(who, "join")).ok
     assert table.handle(cmd(ADMIN, "join")).reply == "This table is full."
-    for options in ({"min_players": 1}, {"max_players": 5}, {"min_players": 3, "max_players": 2}):
+    for options, reply in (({"min_players": 1}, "min_players must be at least 2."),
+                           ({"max_players": 5}, "max_players must be at most 4."),
+                           ({"min_players": 3, "max_players": 2}, "min_players (3) is more than max_players (2).")):
         refused = table.handle(cmd(ANA, "new", "keyper", where=ELSEWHERE, options=options))
-        assert not refused.ok and refused.reply == "Keyper is for 2 to 4 players.", options
+        assert not refused.ok and refused.reply == reply, options
 
 
 def test_an_admin_may_start_and_abandon(table: Table) -> None:
@@ -161,10 +163,10 @@ def test_the_host_abandons_a_running_game(started: Started) -> None:
 
 def test_settings_are_admin_only_and_become_new_tables_defaults(table: Table) -> None:
     """An admin sets the server's joiner deadline and reminder interval; new tables there use them."""
-    refused = table.handle(cmd(ANA, "settings", options={"joiner_deadline_minutes": 30}))
+    refused = table.handle(cmd(ANA, "settings", options={"decision_minutes": 30}))
     assert not refused.ok and refused.reply == "Only a server admin can change Keywood's settings."
-    done = table.handle(cmd(ADMIN, "settings", options={"joiner_deadline_minutes": 30, "reminder_hours": 2}))
-    assert done.ok and done.reply == "Joiner deadline 30 minutes; turn reminder every 2 hours."
+    done = table.handle(cmd(ADMIN, "settings", options={"decision_minutes": 30, "reminder_hours": 2}))
+    assert done.ok and done.reply == "Decisions outside one's turn: 30 minutes to answer; reminders every 2 hours."
     shown = table.handle(cmd(ADMIN, "settings"))
     assert shown.ok and shown.reply == done.reply
     start_game(table)
@@ -181,8 +183,8 @@ def test_settings_are_admin_only_and_become_new_tables_defaults(table: Table) ->
 
 def test_table_options_override_the_servers_defaults(table: Table) -> None:
     """new's own joiner deadline wins over the server setting."""
-    assert table.handle(cmd(ADMIN, "settings", options={"joiner_deadline_minutes": 30})).ok
-    start_game(table, joiner_deadline_minutes=5)
+    assert table.handle(cmd(ADMIN, "settings", options={"decision_minutes": 30})).ok
+    start_game(table, decision_minutes=5)
     opened = table.handle(cmd(ANA, "play", "play green 1.pig")).opened
     assert {note.deadline for note in opened} == {T0 + timedelta(minutes=5)}
 
@@ -287,7 +289,7 @@ def test_no_undo_past_a_random_draw(table: Table, db_path: Path) -> None:
     before = dump(db_path)
     refused = table.handle(cmd(players[seat], "undo"))
     assert not refused.ok
-    assert refused.reply == "That action drew a tile or boat, or revealed something hidden; it cannot be undone."
+    assert refused.reply == "That action drew something at random or revealed something hidden; it cannot be undone."
     assert dump(db_path) == before
 
 

@@ -31,7 +31,7 @@ JOINER = timedelta(minutes=720)  # the default joiner deadline
 def open_joiners(game: Started) -> dict[int, tuple[int, str | None]]:
     """seat -> (prompt id, kept answer) of the open joiner prompts."""
     return {seat: (pid, answer) for pid, kind, seat, status, answer in prompts(game.table, game.game_id)
-            if kind == "joiner" and status == "open" and seat is not None}
+            if kind == "reaction" and status == "open" and seat is not None}
 
 
 def test_every_eligible_invitee_gets_a_prompt_at_once(started: Started) -> None:
@@ -41,11 +41,14 @@ def test_every_eligible_invitee_gets_a_prompt_at_once(started: Started) -> None:
     assert sorted(notes) == [1, 2]
     assert [notes[1].user_id, notes[2].user_id] == [BEN.user_id, CLEO.user_id]
     for note in notes.values():
-        assert note.kind == "joiner" and note.game_id == started.game_id
+        assert note.kind == "reaction" and note.game_id == started.game_id
         assert note.deadline == T0 + JOINER
         assert note.choices == ("join green", "join white", "decline")
         assert note.version == outcome.version
-        assert "you may join" in note.text
+        assert "Ana plays a green keyple onto the pig field on board 1." in note.text, "it says what happened"
+        assert "you are to join or decline" in note.text and "by the deadline: decline" in note.text
+        assert note.default == "decline"
+    assert "You may answer now" in notes[2].text and "You may answer now" not in notes[1].text
     assert outcome.mention == [BEN.user_id], "only the first invitee must act now"
     assert sorted(open_joiners(started)) == [1, 2]
     assert {pid for pid, _ in open_joiners(started).values()} == {n.prompt_id for n in outcome.opened}
@@ -172,25 +175,27 @@ def test_reminders_fire_after_reminder_hours_and_mention_only_who_must_act(table
 
     moment = T0 + timedelta(minutes=130)
     assert table.handle(cmd(ANA, "play", "play green 1.pig", at=moment)).ok
-    assert table.due(moment + timedelta(minutes=59)) == [], "a change resets the reminder"
-    [during] = table.due(moment + timedelta(minutes=61))
-    assert during.public == ["Reminder: waiting for Ben to join or decline."]
-    assert during.mention == [BEN.user_id]
+    assert table.due(moment + timedelta(minutes=61)) == [], "an invitation has its own deadline, not a reminder"
+    [timed_out] = table.due(moment + JOINER)
+    assert timed_out.public[:4] == ["Ben did not answer in time.", "Ben declines to join.",
+                                    "Cleo did not answer in time.", "Cleo declines to join."]
+    assert timed_out.mention == [ANA.user_id], "both invitations ran out together; Ana is on again"
 
 
 def test_abandon_closes_every_open_prompt(invited: Started) -> None:
-    """Abandoning lists the reminder and both invitations in Outcome.closed, and due() has nothing left."""
+    """Abandoning lists both invitations in Outcome.closed (Ana's turn closed when they opened), and due() has
+    nothing left."""
     ids = [pid for pid, _, _, status, _ in prompts(invited.table, invited.game_id) if status == "open"]
-    assert len(ids) == 3
+    assert len(ids) == 2
     outcome = invited.table.handle(cmd(ANA, "abandon"))
     assert outcome.ok and sorted(outcome.closed) == sorted(ids)
     assert invited.table.due(T0 + timedelta(days=30)) == []
 
 
-def open_choices(game: Started) -> dict[int, list[str]]:
-    """seat -> the choices stored with its open joiner prompt."""
+def open_reactions(game: Started) -> dict[int, bool]:
+    """seat -> whether its open reaction prompt is due now (must), as stored."""
     with game.table.store.transaction() as tx:
-        return {p.seat: json.loads(p.payload)["choices"] for p in tx.open_prompts(game.game_id, "joiner")
+        return {p.seat: json.loads(p.payload)["must"] for p in tx.open_prompts(game.game_id, "reaction")
                 if p.seat is not None}
 
 
@@ -208,8 +213,9 @@ def test_prompts_match_the_engines_invitees_through_a_whole_game(started: Starte
         state = started.state()
         if GAME.is_over(state):
             break
-        pending = {s: [GAME.format(a) for a in GAME.pending_answers(state, s)] for s in range(3)}
-        assert open_choices(started) == {s: answers for s, answers in pending.items() if answers}
+        reactions = {d.seat: d.must for d in GAME.decisions(state) if d.kind == "reaction"}
+        assert open_reactions(started) == reactions
+        assert all(GAME.pending_answers(state, s) for s, must in reactions.items() if not must)
         joiners = unanswered_joiners(started.table, started.game_id)
         choices = [(s, a) for s in GAME.to_act(state) for a in GAME.legal_actions(state, s)]
         choices += [(s, a) for s in joiners if s not in GAME.to_act(state) for a in GAME.pending_answers(state, s)]
@@ -217,7 +223,8 @@ def test_prompts_match_the_engines_invitees_through_a_whole_game(started: Starte
         had, had_ids = open_joiners(started), open_ids(started)
         outcome = started.play(started.players[seat], GAME.format(action))
         now = open_joiners(started)
-        assert {note.seat for note in outcome.opened} == set(now) - set(had)
+        new_ids = {pid for pid, _ in now.values()} - {pid for pid, _ in had.values()}
+        assert {note.prompt_id for note in outcome.opened if note.kind == "reaction"} == new_ids
         gone = had_ids - open_ids(started)
         assert set(outcome.closed) == gone, "every prompt that closed is listed, and nothing else"
         invitations += len(outcome.opened)

@@ -356,7 +356,7 @@ def test_stacked_fairs_of_one_season_all_score() -> None:
     state, _ = end_season(state, 1)
     state, _ = run(state, [(0, "hold summer-1"), (0, "hold winter-1:4")])
     assert [h.fair for h in state.players[0].fairground["summer"]] == ["summer-1", "winter-1"]
-    lines = [ln for ps in GAME.score(state).players if ps.seat == 0 for ln in ps.lines]
+    lines = [ln for ps in GAME.score(state, None).players if ps.seat == 0 for ln in ps.lines]
     fair_lines = {ln.label: ln.points for ln in lines if "fair" in ln.label}
     assert fair_lines == {"summer fair summer-1": 2, "summer fair winter-1": 4}
 

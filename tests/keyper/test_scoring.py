@@ -113,7 +113,7 @@ def test_overbuilt_tiles_neither_score_nor_count() -> None:
     state = table(2)
     state.players[0].plots = {"f1": Plot("barn", under="cow_shed"), "f2": Plot("pig_sty")}
     state.players[0].goods = {"cow": 4}
-    scores = {p.seat: p for p in GAME.score(state).players}
+    scores = {p.seat: p for p in GAME.score(state, None).players}
     assert {line.label for line in scores[0].lines} >= {"Barn"}
     assert not any(line.label.startswith("Cow shed") for line in scores[0].lines)
     assert next(line.points for line in scores[0].lines if line.label == "Barn") == 2
@@ -185,7 +185,7 @@ def test_stacked_fairs_and_shipping_all_count() -> None:
     state = table(2)
     state.players[0].fairground = {"summer": [HeldFair("summer-1", 3), HeldFair("winter-1", 4)]}
     state.players[0].shipping = 7
-    first = next(p for p in GAME.score(state).players if p.seat == 0)
+    first = next(p for p in GAME.score(state, None).players if p.seat == 0)
     assert first.total >= 14
 
 
@@ -196,11 +196,11 @@ def test_tie_broken_by_gems_then_finished_goods() -> None:
         p.goods = {"brick": 1}
         p.shipping = 4
     state.players[1].goods = {"brick": 2}
-    board_ = GAME.score(state)
+    board_ = GAME.score(state, None)
     assert [p.seat for p in board_.players] == [1, 0]
     assert "finished goods" in board_.tie_break
     state.players[0].goods = {"brick": 1, "ruby": 1}
-    board_ = GAME.score(state)
+    board_ = GAME.score(state, None)
     assert [p.seat for p in board_.players] == [0, 1] and "gems" in board_.tie_break
 
 

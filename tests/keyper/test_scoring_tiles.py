@@ -44,7 +44,7 @@ def both(tile: str, goods: dict[str, int] | None = None, **kwargs: Any) -> tuple
 
 def seat_score(state: State, seat: int = 0) -> dict[str, int]:
     """GAME.score's lines of one seat, label -> points."""
-    score = next(p for p in GAME.score(state).players if p.seat == seat)
+    score = next(p for p in GAME.score(state, None).players if p.seat == seat)
     return {line.label: line.points for line in score.lines}
 
 
@@ -671,7 +671,7 @@ def test_a_tie_is_broken_by_the_first_category_in_the_rulebooks_order(index: int
     state.players[1].goods = {resource: 1}
     state.players[0].goods = {r: 5 for _, r in TIE_BREAK[index + 1:]}
     state.players[0].shipping = state.players[1].shipping = 4
-    scoreboard = GAME.score(state)
+    scoreboard = GAME.score(state, None)
     assert [p.total for p in scoreboard.players] == [4, 4]
     assert [p.seat for p in scoreboard.players] == [1, 0]
     explained = scoreboard.tie_break
@@ -685,7 +685,7 @@ def test_no_tie_break_when_the_points_differ() -> None:
     state.players[0].shipping = 5
     state.players[1].shipping = 4
     state.players[1].goods = {"ruby": 3}
-    scoreboard = GAME.score(state)
+    scoreboard = GAME.score(state, None)
     assert [p.seat for p in scoreboard.players] == [0, 1] and scoreboard.tie_break == ""
 
 
@@ -695,7 +695,7 @@ def test_a_full_tie_is_explained() -> None:
     for seat in (0, 1):
         state.players[seat].goods = {"ruby": 1, "brick": 2, "cow": 1}
         state.players[seat].shipping = 6
-    scoreboard = GAME.score(state)
+    scoreboard = GAME.score(state, None)
     assert [p.seat for p in scoreboard.players] == [0, 1, 2]
     explained = scoreboard.tie_break
     assert "P0" in explained and "P1" in explained and "every tie-break" in explained, explained

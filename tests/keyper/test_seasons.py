@@ -273,7 +273,7 @@ def test_winter_fair_sides_by_season(season: int, sides: list[str]) -> None:
     state, _ = play(state, 0, sides[-1])
     points = int(sides[-1].split(":")[1])
     assert state.players[0].fairground[SEASONS[season]] == [HeldFair("winter-1", points)]
-    line = [ln for ps in GAME.score(state).players if ps.seat == 0 for ln in ps.lines if "winter-1" in ln.label]
+    line = [ln for ps in GAME.score(state, None).players if ps.seat == 0 for ln in ps.lines if "winter-1" in ln.label]
     assert [ln.points for ln in line] == [points]
 
 
@@ -493,4 +493,4 @@ def test_the_game_ends_after_winter() -> None:
     assert GAME.to_act(state) == []
     assert all(GAME.legal_actions(state, s) == [] for s in range(3))
     assert any(t == "The game is over." for t in texts(events))
-    assert GAME.score(state).final
+    assert GAME.score(state, None).final

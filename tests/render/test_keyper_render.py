@@ -205,7 +205,7 @@ def test_scoreboard_renders_deterministically() -> None:
     data = render_scoreboard(board)
     assert png(data).width == 1000 and len(data) < MiB
     assert render_scoreboard(board) == data
-    projected = render_scoreboard(GAME.score(GAME.setup(NAMES, 1)))
+    projected = render_scoreboard(GAME.score(GAME.setup(NAMES, 1), None))
     assert png(projected).height < png(data).height
 
 

@@ -1,0 +1,211 @@
+"""The game registry: the one place in bot/ that names the games Keywood can referee.
+
+Each entry gives a game's id and title, its engine, its options as a typed schema, its rules document and
+rulings, its renderer (table image, scoreboard image) and its texts. The table, the terminal, the CLI and the
+Discord commands read it and name no game themselves. Adding a game is one `register` call here (tests may
+register more).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.core import JSON, Game, Scoreboard
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+class OptionError(ValueError):
+    """An option value the schema refuses; the message names the option and what it accepts."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a table: its name, type (int, bool or str), default, allowed range or values, and meaning."""
+
+    name: str
+    type: type
+    default: Any
+    description: str
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def read(self, value: Any) -> Any:
+        """The value as this option's type; raises OptionError when it is of the wrong kind or out of range."""
+        if self.type is bool:
+            return _read_bool(self.name, value)
+        if self.type is int:
+            return _read_int(self, value)
+        text = str(value)
+        if self.choices and text not in self.choices:
+            raise OptionError(f"{self.name} must be one of {', '.join(self.choices)}, not '{text}'.")
+        return text
+
+    def summary(self) -> str:
+        """'name (1-4, default 4): what it does'."""
+        limits = f"{self.min}-{self.max}, " if self.min is not None and self.max is not None else ""
+        allowed = f"{'/'.join(self.choices)}, " if self.choices else ""
+        return f"{self.name} ({limits}{allowed}default {self.default}): {self.description}"
+
+
+def _read_bool(name: str, value: Any) -> bool:
+    """A yes/no option; raises OptionError for anything else."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise OptionError(f"{name} must be yes or no, not '{value}'.")
+
+
+def _read_int(option: Option, value: Any) -> int:
+    """A whole-number option within its range; raises OptionError otherwise."""
+    if isinstance(value, bool):
+        raise OptionError(f"{option.name} must be a whole number, not '{value}'.")
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise OptionError(f"{option.name} must be a whole number, not '{value}'.") from None
+    if option.min is not None and number < option.min:
+        raise OptionError(f"{option.name} must be at least {option.min}.")
+    if option.max is not None and number > option.max:
+        raise OptionError(f"{option.name} must be at most {option.max}.")
+    return number
+
+
+@dataclass(frozen=True)
+class Texts:
+    """How a game's views read as chat text: the public table, and one seat's private hand."""
+
+    board: Callable[[JSON], str]
+    hand: Callable[[JSON, int], str]
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """Everything Keywood needs to offer one game."""
+
+    id: str
+    title: str
+    engine: Game[Any, Any]
+    texts: Texts
+    rules: Path
+    rulings: Path | None = None
+    options: tuple[Option, ...] = ()
+    render: Callable[[JSON], bytes] | None = None
+    render_scoreboard: Callable[[Scoreboard], bytes] | None = None
+    blurb: str = ""
+    table_options: tuple[Option, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "table_options", _table_options(self.engine))
+
+    @property
+    def min_players(self) -> int:
+        """The fewest players the game allows."""
+        return self.engine.min_players
+
+    @property
+    def max_players(self) -> int:
+        """The most players the game allows."""
+        return self.engine.max_players
+
+    def all_options(self) -> tuple[Option, ...]:
+        """The table's options (players, seed, deadlines) followed by the game's own."""
+        return self.table_options + self.options
+
+    def read_options(self, raw: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option's value: raw over base over the schema's defaults; raises OptionError on a bad one."""
+        schema = {o.name: o for o in self.all_options()}
+        unknown = sorted(set(raw) - set(schema))
+        if unknown:
+            known = ", ".join(schema)
+            raise OptionError(f"{self.title} has no option {', '.join(unknown)}. Options: {known}.")
+        values = {name: option.read(raw.get(name, base.get(name, option.default)))
+                  for name, option in schema.items() if name in raw or name in base or option.default is not None}
+        if values["min_players"] > values["max_players"]:
+            raise OptionError(f"min_players ({values['min_players']}) is more than max_players "
+                              f"({values['max_players']}).")
+        return values
+
+    def engine_options(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The options meant for the engine (the game's own), from a table's stored options."""
+        return {o.name: values[o.name] for o in self.options if o.name in values}
+
+
+def _table_options(engine: Game[Any, Any]) -> tuple[Option, ...]:
+    """The options every game's table has, with this engine's player counts."""
+    low, high = engine.min_players, engine.max_players
+    return (
+        Option("min_players", int, low, "Fewest players to start", low, high),
+        Option("max_players", int, high, "Most players at the table", low, high),
+        Option("seed", int, None, "Fix the random seed (for a replayable deal)", 0, 2**31 - 1),
+        Option("decision_minutes", int, 720, "Minutes to answer a decision outside one's turn", 1, 60 * 24 * 14),
+        Option("reminder_hours", int, 24, "Hours before a reminder to whoever must act", 1, 24 * 14),
+    )
+
+
+TABLE_OPTION_NAMES = ("min_players", "max_players", "seed", "decision_minutes", "reminder_hours")
+
+_REGISTRY: dict[str, GameEntry] = {}
+
+
+def register(entry: GameEntry) -> GameEntry:
+    """Add a game; raises ValueError for a taken id or an option clashing with another game's of the same name."""
+    if entry.id in _REGISTRY:
+        raise ValueError(f"a game '{entry.id}' is already registered")
+    for other in _REGISTRY.values():
+        for mine in entry.options:
+            theirs = next((o for o in other.options if o.name == mine.name), None)
+            if theirs is not None and theirs.type is not mine.type:
+                raise ValueError(f"option '{mine.name}' of {entry.id} clashes with {other.id}'s")
+    _REGISTRY[entry.id] = entry
+    return entry
+
+
+def unregister(game_id: str) -> None:
+    """Remove a game (tests register their own and take them away again)."""
+    _REGISTRY.pop(game_id, None)
+
+
+def get(game_id: str) -> GameEntry:
+    """A registered game by id; raises KeyError naming the games there are."""
+    try:
+        return _REGISTRY[game_id]
+    except KeyError:
+        raise KeyError(f"Keywood does not know the game '{game_id}'. Games: {', '.join(_REGISTRY)}.") from None
+
+
+def all_games() -> list[GameEntry]:
+    """Every registered game, the default first."""
+    return list(_REGISTRY.values())
+
+
+def default() -> GameEntry:
+    """The game `new` opens when none is named: the first registered."""
+    return next(iter(_REGISTRY.values()))
+
+
+def _register_builtin() -> None:
+    """The games that ship with Keywood."""
+    from engine.keyper import GAME as KEYPER
+    from engine.keyper import texts as keyper_texts
+    from render import keyper as keyper_render
+
+    register(GameEntry(
+        id="keyper", title="Keyper", engine=KEYPER,
+        texts=Texts(board=keyper_texts.table, hand=keyper_texts.hand),
+        rules=DOCS / "rules" / "keyper.md", rulings=DOCS / "rulings.md",
+        options=(Option("unlimited_supply", bool, False, "Lift the resource limits (the designer's own ruling)"),),
+        render=keyper_render.render, render_scoreboard=keyper_render.render_scoreboard,
+        blurb="Workers, joiners and four seasons of farming (2-4 players).",
+    ))
+
+
+_register_builtin()

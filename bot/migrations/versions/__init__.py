@@ -1,0 +1,1 @@
+"""The revisions, one file each, hand-written: they never import the store's models."""

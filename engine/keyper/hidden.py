@@ -1,0 +1,92 @@
+"""Redrawing what a viewer cannot see of a Keyper state (engine.core.Game.resample_hidden).
+
+What is hidden, and how it is redrawn consistently with what the viewer sees:
+
+- the other seats' face-down spring, summer and autumn fairs: the fairs of each season the viewer has not seen
+  (not its own, not held face up on any fairground; dealt elsewhere, left in the box or discarded unheld) are
+  shuffled and dealt back, each seat keeping how many of that season it holds. During the fairs phase a seat
+  still deciding is known to have a fair it could hold, so a deal leaving it none is drawn again;
+- the order of the bag and of the face-down stacks (their contents follow from everything shown: each country
+  tile and winter fair is in one known place, and the stacks hold exactly the non-spring ones until they go in
+  the bag);
+- during choose_display, the displays other seats have chosen but not yet shown;
+- the random generator itself, so every later draw differs.
+"""
+
+from __future__ import annotations
+
+from engine.core import Rng
+from engine.keyper.fairs import holdable
+from engine.keyper.legal import display_choices
+from engine.keyper.spaces import comps
+from engine.keyper.state import State, clone
+from engine.keyper.vocab import SEASONS
+
+DEAL_ATTEMPTS = 64
+"""Deals tried before keeping a season's fairs as they are (the true deal always satisfies the constraints)."""
+
+
+def resample_hidden(state: State, viewer: int | None, seed: int) -> State:
+    """A copy of state with everything hidden from viewer (None: the public) redrawn from seed; state is unchanged."""
+    new = clone(state)
+    rng = Rng.from_seed(seed)
+    for season in SEASONS[:3]:
+        _redeal_fairs(new, viewer, season, rng)
+    rng.shuffle(new.bag)
+    rng.shuffle(new.stacks)
+    _redraw_displays(new, viewer, rng)
+    new.rng = Rng(rng.next64()).state
+    return new
+
+
+def _others(state: State, viewer: int | None) -> list[int]:
+    """Every seat but the viewer's."""
+    return [s for s in range(len(state.players)) if s != viewer]
+
+
+def _unseen_fairs(state: State, viewer: int | None, season: str) -> list[str]:
+    """The fairs of a season the viewer has not seen: neither among its own face-down fairs nor held face up."""
+    seen = {held.fair for p in state.players for shown in p.fairground.values() for held in shown}
+    if viewer is not None:
+        seen.update(state.players[viewer].hidden_fairs)
+    return sorted(f.id for f in comps().fairs.values() if f.kind == season and f.id not in seen)
+
+
+def _redeal_fairs(state: State, viewer: int | None, season: str, rng: Rng) -> None:
+    """Deal the viewer's unseen fairs of one season back to the other seats' face-down slots of that season."""
+    slots = [(s, i) for s in _others(state, viewer) for i, f in enumerate(state.players[s].hidden_fairs)
+             if comps().fairs[f].kind == season]
+    if not slots:
+        return
+    dealt = [state.players[s].hidden_fairs[i] for s, i in slots]
+    pool = _unseen_fairs(state, viewer, season)
+    for _ in range(DEAL_ATTEMPTS):
+        rng.shuffle(pool)
+        _place(state, slots, pool)
+        if _consistent(state, viewer):
+            return
+    _place(state, slots, dealt)
+
+
+def _place(state: State, slots: list[tuple[int, int]], fairs: list[str]) -> None:
+    """Put fairs[k] into the k-th (seat, index) face-down slot."""
+    for (seat, index), fair in zip(slots, fairs, strict=False):
+        state.players[seat].hidden_fairs[index] = fair
+
+
+def _consistent(state: State, viewer: int | None) -> bool:
+    """Whether every other seat still deciding on fairs could hold one, as everyone knows it can (p.8 note 3)."""
+    if state.phase != "fairs":
+        return True
+    return all(holdable(state, s) for s in state.waiting if s != viewer)
+
+
+def _redraw_displays(state: State, viewer: int | None, rng: Rng) -> None:
+    """Replace the other seats' chosen, not yet shown displays by displays they could as well have chosen."""
+    if state.phase != "choose_display":
+        return
+    choices = display_choices(state)
+    for seat in _others(state, viewer):
+        player = state.players[seat]
+        if player.chosen_display is not None:
+            player.chosen_display = choices[rng.below(len(choices))]

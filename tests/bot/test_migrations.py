@@ -1,0 +1,335 @@
+"""Schema migrations: new databases, the pre-Alembic database of commit ff0c4a6, no-op reopening, refusals.
+
+Every test works on copies in tmp_path; tests/fixtures/keywood-ff0c4a6.db (written by the code of ff0c4a6, with
+three players, one action, two joiner prompts, a reminder and a guild's settings) is never opened in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy.pool import QueuePool, StaticPool
+from sqlmodel import SQLModel
+
+from bot import migrate
+from bot.store import _sqlite_begin, _sqlite_connect
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "keywood-ff0c4a6.db"
+BACKUP_NAME = re.compile(r"^old\.db\.backup-pre-alembic-\d{14}$")
+
+
+def sqlite_engine(url: str) -> Engine:
+    """An engine set up like the store's (WAL, foreign keys, BEGIN IMMEDIATE), without creating any table."""
+    memory = url in ("sqlite://", "sqlite:///:memory:")
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 60},
+                           poolclass=StaticPool if memory else QueuePool)
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+@pytest.fixture
+def engines() -> Iterator[list[Engine]]:
+    """Engines made by a test, disposed of at its end."""
+    made: list[Engine] = []
+    yield made
+    for engine in made:
+        engine.dispose()
+
+
+def open_engine(engines: list[Engine], path: Path | str) -> Engine:
+    """A store-like engine on a file (or on memory for "sqlite://")."""
+    engine = sqlite_engine(str(path) if str(path).startswith("sqlite") else f"sqlite:///{path}")
+    engines.append(engine)
+    return engine
+
+
+def upgrade(engine: Engine) -> str | None:
+    """Run the migration runner as the store will."""
+    return migrate.upgrade(engine, str(engine.url), SQLModel.metadata.create_all)
+
+
+def step_by_step(engine: Engine) -> None:
+    """Run every revision in turn on an empty database, one transaction each, as a long-lived database sees them."""
+    for revision in migrate.REVISIONS:
+        with engine.begin() as connection:
+            command.upgrade(migrate.alembic_config(connection), revision)
+
+
+def schema(engine: Engine) -> dict[str, Any]:
+    """Tables with their columns (type, nullability, server default), keys, unique constraints and indexes."""
+    inspector = inspect(engine)
+    tables: dict[str, Any] = {}
+    for table in sorted(inspector.get_table_names()):
+        tables[table] = {
+            "columns": {c["name"]: (str(c["type"]), c["nullable"], c.get("default"))
+                        for c in inspector.get_columns(table)},
+            "primary key": inspector.get_pk_constraint(table)["constrained_columns"],
+            "foreign keys": sorted((tuple(f["constrained_columns"]), f["referred_table"], tuple(f["referred_columns"]))
+                                   for f in inspector.get_foreign_keys(table)),
+            "unique": sorted(tuple(u["column_names"]) for u in inspector.get_unique_constraints(table)),
+            "indexes": sorted((i["name"], tuple(str(c) for c in i["column_names"]), bool(i["unique"]))
+                              for i in inspector.get_indexes(table)),
+        }
+    return tables
+
+
+def rows(path: Path, table: str) -> list[dict[str, Any]]:
+    """Every row of a table as stored (raw sqlite3, no type conversion), in rowid order."""
+    with sqlite3.connect(path) as connection:
+        connection.row_factory = sqlite3.Row
+        return [dict(r) for r in connection.execute(f"SELECT * FROM {table} ORDER BY rowid")]
+
+
+def dump(path: Path) -> list[str]:
+    """The whole content of a database as SQL statements."""
+    connection = sqlite3.connect(path)
+    try:
+        return list(connection.iterdump())
+    finally:
+        connection.close()
+
+
+def stored_version(path: Path) -> list[str]:
+    """The revisions recorded in alembic_version."""
+    with sqlite3.connect(path) as connection:
+        return [r[0] for r in connection.execute("SELECT version_num FROM alembic_version")]
+
+
+def digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def old_db(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
+    """Two copies of the ff0c4a6 database: one to upgrade (old.db) and one kept pristine (original/old.db)."""
+    before = digest(FIXTURE)
+    (tmp_path / "original").mkdir()
+    shutil.copyfile(FIXTURE, tmp_path / "old.db")
+    shutil.copyfile(FIXTURE, tmp_path / "original" / "old.db")
+    yield tmp_path / "old.db", tmp_path / "original" / "old.db"
+    assert digest(FIXTURE) == before, "the fixture must never change"
+
+
+def files(folder: Path) -> set[str]:
+    """The names of the database files and backups in a folder (not SQLite's -wal and -shm companions)."""
+    return {p.name for p in folder.iterdir() if p.is_file() and not p.name.endswith(("-wal", "-shm"))}
+
+
+def test_the_known_revisions_are_the_scripts_in_order() -> None:
+    """HEAD and REVISIONS, which the at-head check reads without loading scripts, match bot/migrations."""
+    script = ScriptDirectory(str(migrate.SCRIPTS))
+    assert script.get_heads() == [migrate.HEAD]
+    chain = [r.revision for r in script.walk_revisions("base", "heads")]
+    assert tuple(reversed(chain)) == migrate.REVISIONS
+
+
+def test_the_initial_revision_is_the_ff0c4a6_schema(tmp_path: Path, old_db: tuple[Path, Path],
+                                                    engines: list[Engine]) -> None:
+    """0001 alone writes, statement for statement, the tables and indexes that the code of ff0c4a6 created."""
+    engine = open_engine(engines, tmp_path / "initial.db")
+    with engine.begin() as connection:
+        command.upgrade(migrate.alembic_config(connection), migrate.INITIAL)
+    engine.dispose()
+    query = "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE tbl_name != 'alembic_version' ORDER BY 1, 2"
+    with sqlite3.connect(tmp_path / "initial.db") as mine, sqlite3.connect(old_db[1]) as theirs:
+        assert mine.execute(query).fetchall() == theirs.execute(query).fetchall()
+
+
+def test_a_new_database_is_created_at_head_with_the_migrated_schema(tmp_path: Path, engines: list[Engine]) -> None:
+    """The fast path (the models' create_all, stamped HEAD) gives the schema the revisions build one by one.
+
+    Needs bot/store.py's models at the 0002 schema (prompts.key with server default '', decision_minutes, outbox,
+    recipients).
+    """
+    fresh = open_engine(engines, tmp_path / "fresh.db")
+    assert upgrade(fresh) is None
+    assert stored_version(tmp_path / "fresh.db") == [migrate.HEAD]
+    migrated = open_engine(engines, tmp_path / "migrated.db")
+    step_by_step(migrated)
+    assert stored_version(tmp_path / "migrated.db") == [migrate.HEAD]
+    assert schema(fresh) == schema(migrated)
+    assert files(tmp_path) == {"fresh.db", "migrated.db"}  # no backup of a new database
+
+
+def test_the_migrated_schema_matches_the_models(tmp_path: Path, engines: list[Engine]) -> None:
+    """Alembic's autogenerate finds nothing to change between the revisions' result and bot/store.py's models.
+
+    Needs bot/store.py's models at the 0002 schema.
+    """
+    engine = open_engine(engines, tmp_path / "migrated.db")
+    step_by_step(engine)
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        differences = compare_metadata(context, SQLModel.metadata)
+    assert differences == []
+
+
+def test_the_ff0c4a6_database_is_upgraded_with_its_data(old_db: tuple[Path, Path], engines: list[Engine]) -> None:
+    """Games, seats, log and snapshots survive; prompts, settings and options take the new shape; a backup is made."""
+    path, original = old_db
+    backup = upgrade(open_engine(engines, path))
+    for engine in engines:
+        engine.dispose()
+
+    assert stored_version(path) == [migrate.HEAD]
+    for table in ("seats", "actions", "snapshots"):
+        assert rows(path, table) == rows(original, table), table
+        assert rows(path, table)
+
+    old_games, new_games = rows(original, "games"), rows(path, "games")
+    assert [{**g, "options": None} for g in new_games] == [{**g, "options": None} for g in old_games]
+    for old, new in zip(old_games, new_games, strict=True):
+        options = json.loads(old["options"])
+        options["decision_minutes"] = options.pop("joiner_deadline_minutes")
+        assert new["options"] == json.dumps(options, sort_keys=True)
+        assert "joiner_deadline_minutes" not in new["options"]
+
+    kinds = {"joiner": "reaction", "reminder": "turn"}
+    expected = [{**{k: v for k, v in p.items() if k != "user_id"}, "kind": kinds[p["kind"]], "key": ""}
+                for p in rows(original, "prompts")]
+    prompts = rows(path, "prompts")
+    assert prompts == expected
+    assert [(p["kind"], p["seat"], p["answer"]) for p in prompts] == [
+        ("turn", None, None), ("reaction", 1, None), ("reaction", 2, "join white")]
+    assert json.loads(prompts[2]["payload"]) == {"choices": ["join green", "join white", "decline"],
+                                                 "default": "decline"}
+
+    assert rows(path, "guild_settings") == [{"guild_id": "guild-1", "decision_minutes": 90, "reminder_hours": 24}]
+    assert rows(path, "outbox") == [] and rows(path, "recipients") == []
+
+    assert backup is not None and Path(backup).parent == path.parent
+    assert BACKUP_NAME.match(Path(backup).name), backup
+    assert files(path.parent) == {"old.db", Path(backup).name}
+    assert dump(Path(backup)) == dump(original)
+
+
+def test_a_joiner_prompt_without_seat_gets_the_seat_of_its_user(old_db: tuple[Path, Path],
+                                                                 engines: list[Engine]) -> None:
+    """The decision passes from user to seat: a joiner row that named only its user gets that user's seat."""
+    path, _ = old_db
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE prompts SET seat = NULL WHERE id = 3")  # u-cleo, seat 2
+    upgrade(open_engine(engines, path))
+    assert [(p["id"], p["kind"], p["seat"]) for p in rows(path, "prompts")] == [
+        (1, "turn", None), (2, "reaction", 1), (3, "reaction", 2)]
+
+
+def test_upgrading_again_changes_nothing_and_costs_one_query(old_db: tuple[Path, Path], engines: list[Engine],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """At HEAD, upgrade reads alembic_version once, loads no Alembic script, writes no backup and changes nothing."""
+    path, _ = old_db
+    engine = open_engine(engines, path)
+    assert upgrade(engine) is not None
+    before, names = dump(path), files(path.parent)
+
+    def no_alembic(*_: Any) -> Any:
+        raise AssertionError("Alembic must not be loaded at HEAD")
+
+    monkeypatch.setattr(migrate, "alembic_config", no_alembic)
+    statements: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    assert upgrade(engine) is None
+    assert [s for s in statements if s != "BEGIN IMMEDIATE"] == ["SELECT version_num FROM alembic_version"]
+    assert upgrade(open_engine(engines, path)) is None  # a new engine, as when the bot restarts
+    assert dump(path) == before
+    assert files(path.parent) == names
+
+
+def test_a_database_from_a_newer_keywood_is_refused_and_left_alone(tmp_path: Path, engines: list[Engine]) -> None:
+    """An unknown revision raises SchemaTooNew saying what to do, and nothing is written or backed up."""
+    path = tmp_path / "newer.db"
+    step_by_step(open_engine(engines, path))
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = 'ffffffffffff'")
+    before = dump(path)
+    with pytest.raises(migrate.SchemaTooNew) as raised:
+        upgrade(open_engine(engines, path))
+    message = str(raised.value)
+    assert "'ffffffffffff'" in message and "newer Keywood" in message
+    assert "Upgrade Keywood, or point it at another database" in message
+    assert isinstance(raised.value, RuntimeError)
+    assert dump(path) == before
+    assert files(tmp_path) == {"newer.db"}
+
+
+def test_an_in_memory_database_works_without_backup(engines: list[Engine]) -> None:
+    """sqlite:// is created at HEAD (and reopening it through the same engine is a no-op)."""
+    engine = open_engine(engines, "sqlite://")
+    assert upgrade(engine) is None
+    assert upgrade(engine) is None
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalars().all() == [migrate.HEAD]
+    assert {"games", "seats", "actions", "snapshots", "prompts", "guild_settings"} <= set(schema(engine))
+
+
+def test_a_failed_upgrade_leaves_the_database_as_it_was(old_db: tuple[Path, Path], engines: list[Engine],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stamp and every revision run in one transaction: a failure midway (here in 0002's options rewrite,
+    after prompts and guild_settings were rebuilt) rolls all of it back."""
+    path, original = old_db
+
+    def broken(*_: Any, **__: Any) -> str:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(json, "dumps", broken)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        upgrade(open_engine(engines, path))
+    monkeypatch.undo()
+    for engine in engines:
+        engine.dispose()
+    assert dump(path) == dump(original)
+    assert upgrade(open_engine(engines, path)) is not None  # and it can be upgraded afterwards
+    assert stored_version(path) == [migrate.HEAD]
+
+
+def test_two_processes_upgrading_at_once_upgrade_once(old_db: tuple[Path, Path], engines: list[Engine]) -> None:
+    """BEGIN IMMEDIATE serialises two upgraders of one file: the second finds HEAD under the lock and does nothing."""
+    path, _ = old_db
+    racers = [open_engine(engines, path) for _ in range(2)]
+    start = threading.Barrier(len(racers))
+    results: list[Any] = [None] * len(racers)
+
+    def run(i: int) -> None:
+        start.wait()
+        try:
+            results[i] = upgrade(racers[i])
+        except Exception as error:  # reported by the assertion below
+            results[i] = error
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(racers))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    backups = [r for r in results if isinstance(r, str)]
+    assert len(backups) == 1 and results.count(None) == 1, results
+    assert stored_version(path) == [migrate.HEAD]
+    assert len([n for n in files(path.parent) if n.startswith("old.db.backup-")]) == 1
+
+
+def test_a_database_of_something_else_is_refused(tmp_path: Path, engines: list[Engine]) -> None:
+    """Tables without a schema version and without Keywood's tables are not taken for an old Keywood database."""
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE recipes (name TEXT)")
+    before = dump(path)
+    with pytest.raises(migrate.NotKeywoodDatabase, match="not a Keywood database"):
+        upgrade(open_engine(engines, path))
+    assert dump(path) == before
+    assert files(tmp_path) == {"other.db"}
