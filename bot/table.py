@@ -426,8 +426,10 @@ class Table:
         events: list[Event] = []
         while not game.engine.is_over(game.state):
             due = set(game.engine.to_act(game.state))
-            ready = [p for p in tx.open_prompts(game.id) if p.seat in due and p.answer is not None
-                     and self._still_open(game, p)]
+            rows = tx.open_prompts(game.id)
+            if any(p.key == "" for p in rows):
+                self._adopt_legacy(tx, game.engine.decisions(game.state), rows, {(p.seat, p.key): p for p in rows})
+            ready = [p for p in rows if p.seat in due and p.answer is not None and self._still_open(game, p)]
             if not ready:
                 return events
             prompt = min(ready, key=lambda p: game.engine.to_act(game.state).index(p.seat or 0))
