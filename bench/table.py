@@ -8,7 +8,7 @@ timed: each game's moves come from a random play-out recorded beforehand with th
 It runs twice: on an empty database, then after inserting --stored games (10,000 by default). Those are real
 game rows, written in bulk through the store's ORM session (not through Table.handle, which would take
 minutes): a games row (status active, table options as `start` writes them), three seats, the opening
-snapshot dealt by the engine from the game's own seed, and the open turn-reminder prompt `start` creates.
+snapshot dealt by the engine from the game's own seed, and the open turn decision `start` creates.
 
 Prints per-run figures, and last: `commands/s: X, p95: Y ms (empty db); commands/s: X2, p95: Y2 ms (N games)`.
 commands/s is the number of timed commands divided by their total time (one command at a time).
@@ -63,8 +63,8 @@ def play_games(table: Table, games: int, seed: int, label: str) -> list[float]:
 
 
 def store_games(store: Store, count: int, seed: int) -> float:
-    """Insert `count` started games (rows, seats, opening snapshot, reminder) in bulk; returns the seconds taken."""
-    options = json.dumps({"joiner_deadline_minutes": 720, "max_players": 4, "min_players": 2, "names": NAMES,
+    """Insert `count` started games (rows, seats, opening snapshot, turn decision) in bulk; returns the seconds taken."""
+    options = json.dumps({"decision_minutes": 720, "max_players": 4, "min_players": 2, "names": NAMES,
                           "reminder_hours": 24}, sort_keys=True)
     begin = time.perf_counter()
     for first in range(0, count, CHUNK):
@@ -81,7 +81,8 @@ def store_games(store: Store, count: int, seed: int) -> float:
                                     for s, name in enumerate(NAMES)])
                 state = json.dumps(GAME.to_json(GAME.setup(NAMES, row.seed)), separators=(",", ":"), sort_keys=True)
                 tx.session.add(SnapshotRow(game_id=row.id, version=1, state=state))
-                tx.session.add(PromptRow(game_id=row.id, kind="reminder", deadline=deadline))
+                tx.session.add(PromptRow(game_id=row.id, kind="turn", seat=0, key=f"turn:0:{1}",
+                                         deadline=deadline, payload='{"must": true, "default": null}'))
     return time.perf_counter() - begin
 
 

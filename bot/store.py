@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Column, Engine, Index, LargeBinary, UniqueConstraint, event, text
 from sqlalchemy.pool import QueuePool, StaticPool
-from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, select, update
+from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, insert, select, update
 
 DEFAULT_URL = "sqlite:///keywood.db"
 LIVE = ("lobby", "active")
@@ -362,9 +362,8 @@ class Tx:
         return row
 
     def save_prompt(self, row: PromptRow) -> None:
-        """Store a changed prompt."""
+        """Store a changed prompt (written at the next flush or the commit)."""
         self.session.add(row)
-        self.session.flush()
 
     def due_game_ids(self, moment: datetime) -> list[int]:
         """Games with an open prompt whose deadline has passed."""
@@ -372,9 +371,10 @@ class Tx:
         return sorted(self.session.exec(query))
 
     # outbox
-    def add_outbox(self, rows: list[OutboxRow]) -> None:
-        """Queue messages to send once this transaction commits."""
-        self.session.add_all(rows)
+    def add_outbox(self, rows: list[dict[str, Any]]) -> None:
+        """Queue messages (OutboxRow fields as dicts) to send once this transaction commits; one INSERT."""
+        if rows:
+            self.session.execute(insert(OutboxRow), rows)
 
     def pending_outbox(self, limit: int = 200) -> list[OutboxRow]:
         """Messages not yet sent, oldest first (due or waiting for a retry)."""

@@ -132,6 +132,26 @@ class Loaded:
     entry: GameEntry
     state: Any
     done_prompts: list[int] = field(default_factory=list)
+    _prompts: list[PromptRow] | None = field(default=None, repr=False)
+    _decisions: tuple[Any, list[Decision]] | None = field(default=None, repr=False)
+    _options: tuple[str, dict[str, Any]] | None = field(default=None, repr=False)
+
+    def open_prompts(self, tx: Tx) -> list[PromptRow]:
+        """The game's open decisions as stored, read once per command (rows opened since are added to it)."""
+        if self._prompts is None:
+            self._prompts = tx.open_prompts(self.id)
+        return [p for p in self._prompts if p.status == "open"]
+
+    def remember_prompt(self, row: PromptRow) -> None:
+        """Count a newly opened prompt among the open ones."""
+        if self._prompts is not None:
+            self._prompts.append(row)
+
+    def decisions(self) -> list[Decision]:
+        """The engine's open decisions for the current state (asked once per state)."""
+        if self._decisions is None or self._decisions[0] is not self.state:
+            self._decisions = (self.state, self.engine.decisions(self.state))
+        return self._decisions[1]
 
     @property
     def engine(self) -> Game[Any, Any]:
@@ -146,8 +166,10 @@ class Loaded:
 
     @property
     def options(self) -> dict[str, Any]:
-        """The table's stored options."""
-        return dict(json.loads(self.row.options))
+        """The table's stored options (parsed once while they stay the same)."""
+        if self._options is None or self._options[0] != self.row.options:
+            self._options = (self.row.options, dict(json.loads(self.row.options)))
+        return self._options[1]
 
     def seat_of(self, user_id: str) -> int | None:
         """The seat of a user, if seated."""
@@ -409,7 +431,7 @@ class Table:
 
     def _record_answer(self, tx: Tx, game: Loaded, seat: int, action: Any, author: str) -> Outcome:
         """Keep an answer from a seat whose decision is not yet due; it applies when its turn to answer comes."""
-        prompt = next((p for p in tx.open_prompts(game.id) if p.seat == seat), None)
+        prompt = next((p for p in game.open_prompts(tx) if p.seat == seat), None)
         if prompt is None:
             raise TableError("You have no open decision to answer.")
         if prompt.answer is not None:
@@ -426,9 +448,9 @@ class Table:
         events: list[Event] = []
         while not game.engine.is_over(game.state):
             due = set(game.engine.to_act(game.state))
-            rows = tx.open_prompts(game.id)
+            rows = game.open_prompts(tx)
             if any(p.key == "" for p in rows):
-                self._adopt_legacy(tx, game.engine.decisions(game.state), rows, {(p.seat, p.key): p for p in rows})
+                self._adopt_legacy(tx, game.decisions(), rows, {(p.seat, p.key): p for p in rows})
             ready = [p for p in rows if p.seat in due and p.answer is not None and self._still_open(game, p)]
             if not ready:
                 return events
@@ -449,7 +471,7 @@ class Table:
     @staticmethod
     def _still_open(game: Loaded, prompt: PromptRow) -> bool:
         """Whether a prompt's decision is still one of the engine's open decisions."""
-        return any(d.seat == prompt.seat and d.key == prompt.key for d in game.engine.decisions(game.state))
+        return any(d.seat == prompt.seat and d.key == prompt.key for d in game.decisions())
 
     def _after_change(self, tx: Tx, game: Loaded, moment: datetime, events: list[Event] | list[str]) -> Outcome:
         """Sync decisions, finish a game that ended, and say what to post and send for the new state."""
@@ -486,7 +508,7 @@ class Table:
     def _waiting(self, game: Loaded) -> str:
         """'waiting for Ben to join or decline' from the open decisions, with the seats' current holders."""
         groups: dict[str, list[str]] = {}
-        for decision in game.engine.decisions(game.state):
+        for decision in game.decisions():
             if decision.must:
                 groups.setdefault(decision.phrase, []).append(game.user_of(decision.seat).name)
         if not groups:
@@ -500,28 +522,32 @@ class Table:
         A seat is mentioned once per decision (when it opens, or when a decision answered ahead becomes due);
         a decision outside a turn, or whose choices are private, is also sent to its holder (once).
         """
-        decisions = game.engine.decisions(game.state)
-        rows = tx.open_prompts(game.id)
+        decisions = game.decisions()
+        rows = game.open_prompts(tx)
         by_key = {(p.seat, p.key): p for p in rows}
         self._adopt_legacy(tx, decisions, rows, by_key)
         wanted = {(d.seat, d.key) for d in decisions}
-        for prompt in rows:
-            if (prompt.seat, prompt.key) not in wanted and prompt.status == "open":
-                prompt.status = "closed"
-                tx.save_prompt(prompt)
-                outcome.closed.append(prompt.id or 0)
+        ending = [p for p in rows if (p.seat, p.key) not in wanted]
         for decision in decisions:
             row = by_key.get((decision.seat, decision.key))
             newly_due = row is None or (decision.must and not json.loads(row.payload).get("must"))
             if row is None:
-                row = self._open_prompt(tx, game, decision, moment)
-                if decision.kind != TURN or not decision.public_choices:
+                private = decision.kind != TURN or not decision.public_choices
+                reused = None if private else next((p for p in ending if _reusable(p, decision)), None)
+                row = self._open_prompt(tx, game, decision, moment, reuse=reused)
+                if reused is not None:
+                    ending.remove(reused)
+                if private:
                     outcome.opened.append(self._note(game, row, decision, context=outcome.public))
             elif newly_due:
                 row.payload = json.dumps(json.loads(row.payload) | {"must": True})
                 tx.save_prompt(row)
             if decision.must and newly_due:
                 outcome.mention.append(game.user_of(decision.seat).user_id)
+        for prompt in ending:
+            prompt.status = "closed"
+            tx.save_prompt(prompt)
+            outcome.closed.append(prompt.id or 0)
         outcome.choices = self._channel_choices(game, decisions)
 
     def _adopt_legacy(self, tx: Tx, decisions: list[Decision], rows: list[PromptRow],
@@ -538,16 +564,26 @@ class Table:
             tx.save_prompt(prompt)
             by_key[(match.seat, match.key)] = prompt
 
-    def _open_prompt(self, tx: Tx, game: Loaded, decision: Decision, moment: datetime) -> PromptRow:
-        """Store a new decision with its deadline: a default applies at it, otherwise it reminds."""
+    def _open_prompt(self, tx: Tx, game: Loaded, decision: Decision, moment: datetime, *,
+                     reuse: PromptRow | None = None) -> PromptRow:
+        """Store a new decision with its deadline: a default applies at it, otherwise it reminds.
+
+        reuse: an ending turn's row, rewritten for the next turn step (one write, not two).
+        """
         options = game.options
         if decision.default is not None:
             deadline = moment + timedelta(minutes=int(options.get("decision_minutes", self.defaults[0])))
         else:
             deadline = moment + timedelta(hours=int(options.get("reminder_hours", self.defaults[1])))
-        payload = {"must": decision.must, "default": decision.default, "phrase": decision.phrase}
-        return tx.add_prompt(PromptRow(game_id=game.id, kind=decision.kind, seat=decision.seat, key=decision.key,
-                                       deadline=deadline, payload=json.dumps(payload)))
+        payload = json.dumps({"must": decision.must, "default": decision.default, "phrase": decision.phrase})
+        if reuse is not None:
+            reuse.seat, reuse.key, reuse.deadline, reuse.payload = decision.seat, decision.key, deadline, payload
+            tx.save_prompt(reuse)
+            return reuse
+        row = tx.add_prompt(PromptRow(game_id=game.id, kind=decision.kind, seat=decision.seat, key=decision.key,
+                                      deadline=deadline, payload=payload))
+        game.remember_prompt(row)
+        return row
 
     def _note(self, game: Loaded, row: PromptRow, decision: Decision, context: Sequence[str] = ()) -> PromptNote:
         """What to send a seat's holder about one open decision (by DM, or privately in the channel).
@@ -626,8 +662,8 @@ class Table:
         tx.set_status(row, row.status)
         tx.reassign_seat(seat, user_id, name)
         game = self._load(tx, row)
-        decisions = {(d.seat, d.key): d for d in game.engine.decisions(game.state)}
-        notes = [self._note(game, p, decisions[(p.seat, p.key)]) for p in tx.open_prompts(game.id)
+        decisions = {(d.seat, d.key): d for d in game.decisions()}
+        notes = [self._note(game, p, decisions[(p.seat, p.key)]) for p in game.open_prompts(tx)
                  if p.seat == seat.seat and (p.seat, p.key) in decisions]
         told = (f"You now hold {leaving}'s seat in the {game.entry.title} game here. "
                 f"{describe.capitalise(self._waiting(game))}.")
@@ -669,8 +705,7 @@ class Table:
             game = self._load(tx, row)
             if game.user_of(prompt.seat).user_id != user_id:
                 return None
-            decision = next((d for d in game.engine.decisions(game.state)
-                             if d.seat == prompt.seat and d.key == prompt.key), None)
+            decision = next((d for d in game.decisions() if d.seat == prompt.seat and d.key == prompt.key), None)
             return self._note(game, prompt, decision) if decision else None
 
     # reading
@@ -816,7 +851,7 @@ class Table:
         if sync.opened:
             outcomes.append(Outcome(True, opened=sync.opened, closed=sync.closed, game_id=game_id,
                                     version=row.version, where=sync.where))
-        overdue = [p for p in tx.open_prompts(game_id) if _aware(p.deadline) <= moment]
+        overdue = [p for p in game.open_prompts(tx) if _aware(p.deadline) <= moment]
         defaults = [p for p in overdue if json.loads(p.payload).get("default") is not None]
         for prompt in defaults:
             if prompt.answer is None:
@@ -895,7 +930,7 @@ class Table:
                 "that the channel still exists). The game goes on: its players can still use /board and /hand.")
         tx.add_outbox([OutboxRow(game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id,
                                  recipient=game.host_id, kind="notice",
-                                 payload=json.dumps({"text": text, "about": row.channel_id}))])
+                                 payload=json.dumps({"text": text, "about": row.channel_id})).model_dump()])
 
     def dms_closed(self, user_id: str, moment: datetime | None = None) -> bool:
         """Whether a user's DMs were found closed recently (then Keywood does not try them again)."""
@@ -983,16 +1018,19 @@ class Table:
             raise TableError(f"Only the host or a server admin can {what}.")
 
 
-def outbox_rows(outcome: Outcome) -> list[OutboxRow]:
+def outbox_rows(outcome: Outcome) -> list[dict[str, Any]]:
     """What an accepted outcome must send, as outbox rows: the channel message first, then private messages."""
     if not outcome.ok or outcome.where is None:
         return []
     where = outcome.where
-    rows: list[OutboxRow] = []
+    rows: list[dict[str, Any]] = []
+    moment = now()
 
     def row(kind: str, recipient: str | None, payload: dict[str, Any], image: bytes | None = None) -> None:
-        rows.append(OutboxRow(game_id=outcome.game_id, guild_id=where.guild_id, channel_id=where.channel_id,
-                              recipient=recipient, kind=kind, payload=json.dumps(payload), image=image))
+        rows.append({"game_id": outcome.game_id, "guild_id": where.guild_id, "channel_id": where.channel_id,
+                     "recipient": recipient, "kind": kind, "payload": json.dumps(payload), "image": image,
+                     "status": "pending", "attempts": 0, "next_attempt_at": moment, "last_error": "",
+                     "created_at": moment})
 
     if outcome.public:
         buttons = None
@@ -1009,6 +1047,17 @@ def outbox_rows(outcome: Outcome) -> list[OutboxRow]:
                                        "deadline": note.deadline.isoformat(), "default": note.default,
                                        "kind": note.kind})
     return rows
+
+
+def _reusable(prompt: PromptRow, decision: Decision) -> bool:
+    """Whether an ending prompt can be rewritten for a new decision: both turns with public choices and no default.
+
+    Nobody holds a button tied to such a prompt's id (turn buttons carry the table's version), so its row can
+    serve the next turn step, whoever's it is: one write instead of closing one row and inserting another.
+    """
+    payload = json.loads(prompt.payload)
+    return (prompt.kind == decision.kind == TURN and payload.get("must") and payload.get("default") is None
+            and decision.default is None and prompt.answer is None)
 
 
 def _aware(moment: datetime) -> datetime:
