@@ -63,7 +63,7 @@ def play_games(table: Table, games: int, seed: int, label: str) -> list[float]:
 
 
 def store_games(store: Store, count: int, seed: int) -> float:
-    """Insert `count` started games (rows, seats, opening snapshot, turn decision) in bulk; returns the seconds taken."""
+    """Insert `count` started games (rows, seats, opening snapshot, turn decision) in bulk; returns the seconds."""
     options = json.dumps({"decision_minutes": 720, "max_players": 4, "min_players": 2, "names": NAMES,
                           "reminder_hours": 24}, sort_keys=True)
     begin = time.perf_counter()

@@ -1,8 +1,14 @@
-"""Shared pytest options: how many random games the fuzzer plays."""
+"""Shared pytest options (fuzzer game counts), and the test-only game Tokens registered beside Keyper."""
 
 from __future__ import annotations
 
 import pytest
+
+from bot import games
+from tests.toygame import ENTRY as TOKENS
+
+if TOKENS.id not in {entry.id for entry in games.all_games()}:
+    games.register(TOKENS)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

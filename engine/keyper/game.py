@@ -27,6 +27,7 @@ from engine.keyper.state import State, clone, from_data, to_data
 from engine.keyper.view import table_view
 
 OPTIONS = {"unlimited_supply": False}
+SECRET_OUTCOME = "Then something is drawn at random or revealed: you will see what when it is played."
 
 
 class KeyperGame:
@@ -86,11 +87,13 @@ class KeyperGame:
     def check(self, state: State, seat: int, action: Action) -> Verdict:
         """What apply would do, without doing it."""
         try:
-            _, events = self.apply(state, seat, action)
+            after, events = self.apply(state, seat, action)
         except IllegalAction as exc:
             return Verdict(False, exc.reason, exc.rule)
-        outcome = [e.text for e in events]
-        if isinstance(action, PlayKeyple) and state.phase == "turn":
+        outcome = [e.text for e in events if e.visible_to(seat)]
+        if self.is_undo_barrier(state, after):  # what follows a draw or a reveal must not be told in advance
+            outcome = outcome[:1] + [SECRET_OUTCOME]
+        elif isinstance(action, PlayKeyple) and state.phase == "turn":
             outcome += [line for line in [forecast(state, seat, action)] if line]
         return Verdict(True, f"'{action}' is legal.", "legal actions", tuple(outcome))
 

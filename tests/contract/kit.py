@@ -1,0 +1,70 @@
+"""Shared helpers of the contract test kit: the registered games, their play-out set-ups and sampled states.
+
+Nothing here names a game: every registered game (bot.games.all_games()) gets the same treatment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import games
+from bot.games import GameEntry
+from engine.core import Game
+
+PLAYTHROUGHS = Path(__file__).resolve().parent / "playthroughs"
+NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
+
+
+def entries() -> list[GameEntry]:
+    """Every registered game, the default first."""
+    return games.all_games()
+
+
+def each_game() -> pytest.MarkDecorator:
+    """Parametrise a test over the registered games (argument `entry`, ids = game ids)."""
+    found = entries()
+    return pytest.mark.parametrize("entry", found, ids=[e.id for e in found])
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One play-out to run: players, seed and the engine options."""
+
+    players: tuple[str, ...]
+    seed: int
+    options: dict[str, Any]
+
+    def __str__(self) -> str:
+        return f"{len(self.players)} players, seed {self.seed}, options {self.options}"
+
+
+def setups(entry: GameEntry, count: int, first_seed: int = 101) -> list[Setup]:
+    """count play-outs cycling over the game's player counts; odd ones switch every yes/no option on."""
+    counts = list(range(entry.min_players, entry.max_players + 1))
+    found = []
+    for k in range(count):
+        options = {o.name: k % 2 == 1 if o.type is bool else o.default for o in entry.options}
+        found.append(Setup(NAMES[:counts[k % len(counts)]], first_seed + k, options))
+    return found
+
+
+def secret_open(game: Game[Any, Any], state: Any) -> bool:
+    """Whether some open decision's choices are secret (a hidden choice is being made)."""
+    return any(not d.public_choices for d in game.decisions(state))
+
+
+def copy_state(game: Game[Any, Any], state: Any) -> Any:
+    """An independent copy of a state, through its JSON form."""
+    return game.from_json(json.loads(json.dumps(game.to_json(state))))
+
+
+def digest(game: Game[Any, Any], state: Any) -> str:
+    """sha256 of the public view as sorted JSON: what a recorded playthrough compares after each action."""
+    text = json.dumps(game.view(state, None), sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,157 @@
+"""Random play-outs of every registered game, checking the engine contract (engine/core.py) at every step."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from bot.games import GameEntry
+from engine.core import DECISION_KINDS, Game, IllegalAction, InvalidAction, Playout, replay
+from engine.playout import random_playout
+from tests.contract.kit import Setup, each_game, setups
+
+PLAYOUTS = 8
+
+
+class Invariants:
+    """The per-step checks of one play-out, fed by random_playout's on_step hook."""
+
+    def __init__(self, game: Game[Any, Any], seats: int) -> None:
+        self.game = game
+        self.seats = seats
+        self.steps = 0
+        self.expected: dict[str, Any] | None = None  # apply()'s result for the previous step
+        self.closed: set[tuple[int, str]] = set()
+        self.open: set[tuple[int, str]] = set()
+        self.optional = 0  # decisions seen with must unset (answers ahead)
+        self.refused = 0  # actions tried for a seat not to act, and refused
+
+    def __call__(self, state: Any, seat: int, action: Any) -> None:
+        """Check a state about to take (seat, action); remember what apply says the next state is."""
+        game = self.game
+        data = self.check_json(state)
+        if self.expected is not None:
+            assert data == self.expected, "apply_choice gave another state than apply"
+        self.check_decisions(state)
+        self.check_notation(state)
+        self.check_refusal(state, seat, action)
+        after, _ = game.apply(state, seat, action)
+        assert game.to_json(state) == data, "apply changed the state it was given"
+        self.expected = game.to_json(after)
+        self.steps += 1
+
+    def finish(self, state: Any) -> None:
+        """Check the final state: over, nobody to decide, and the same as apply's last result."""
+        game = self.game
+        assert game.is_over(state)
+        assert self.check_json(state) == self.expected
+        assert game.decisions(state) == [] and game.to_act(state) == []
+        assert game.score(state, None).final
+
+    def check_json(self, state: Any) -> Any:
+        """JSON round-trip: to_json is JSON-ready and from_json(to_json(s)) serialises the same; returns the data."""
+        game = self.game
+        data = json.loads(json.dumps(game.to_json(state)))
+        assert game.to_json(game.from_json(data)) == data, "the state does not survive a JSON round-trip"
+        return data
+
+    def check_decisions(self, state: Any) -> None:
+        """Decisions: must seats are to_act in order, each seat once, defaults answerable, nobody stuck."""
+        game = self.game
+        decisions = game.decisions(state)
+        assert decisions and game.to_act(state), "nobody must decide but the game is not over"
+        assert [d.seat for d in decisions if d.must] == game.to_act(state)
+        assert len({d.seat for d in decisions}) == len(decisions), "a seat has two open decisions"
+        for d in decisions:
+            assert d.kind in DECISION_KINDS and d.phrase
+            answers = game.legal_actions(state, d.seat) if d.must else game.pending_answers(state, d.seat)
+            assert answers, f"seat {d.seat}'s decision {d.key} has nothing to answer (must={d.must})"
+            if d.default is not None:
+                assert game.parse(state, d.seat, d.default) in answers, f"default '{d.default}' is not an answer"
+            self.optional += not d.must
+        keys = {(d.seat, d.key) for d in decisions}
+        assert not keys & self.closed, "a closed decision key opened again"
+        self.closed |= self.open - keys
+        self.open = keys
+        acting = set(game.to_act(state))
+        for other in set(range(self.seats)) - acting:
+            assert game.legal_actions(state, other) == [], f"seat {other} is not to act but has actions"
+
+    def check_notation(self, state: Any) -> None:
+        """Notation round-trip of every legal action (and answer ahead) of every seat with a decision."""
+        game = self.game
+        for d in game.decisions(state):
+            answers = game.legal_actions(state, d.seat) if d.must else game.pending_answers(state, d.seat)
+            for action in answers:
+                text = game.format(action)
+                assert game.parse(state, d.seat, text) == action, f"'{text}' does not parse back"
+                assert game.public_notation(action)
+
+    def check_refusal(self, state: Any, seat: int, action: Any) -> None:
+        """The action for a seat that has no decision is refused with a reason and a rule, changing nothing."""
+        game = self.game
+        deciding = {d.seat for d in game.decisions(state)}
+        stranger = next((s for s in range(self.seats) if s not in deciding), None)
+        if stranger is None:
+            return
+        before = game.to_json(state)
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(state, stranger, action)
+        assert refused.value.reason and refused.value.rule
+        assert game.to_json(state) == before
+        self.refused += 1
+
+
+def run(entry: GameEntry, setup: Setup) -> tuple[Invariants, Any, Playout]:
+    """Play one random game under the invariants."""
+    checks = Invariants(entry.engine, len(setup.players))
+    final, record = random_playout(entry.engine, list(setup.players), setup.seed, options=setup.options,
+                                   on_step=checks)
+    checks.finish(final)
+    return checks, final, record
+
+
+@each_game()
+def test_playouts_keep_the_contract_at_every_step(entry: GameEntry) -> None:
+    """contract: at every step of random play-outs, JSON round-trip, notation round-trip, decisions agree with
+    to_act (in order, one per seat, defaults answerable), nobody stuck, apply == apply_choice and leaves its
+    input alone, a seat without a decision is refused; the game ends, and replaying the record gives the same
+    final state."""
+    optional = refused = 0
+    for setup in setups(entry, PLAYOUTS):
+        checks, final, record = run(entry, setup)
+        assert checks.steps == len(record.actions) > 0
+        replayed = replay(entry.engine, record)
+        assert entry.engine.to_json(replayed) == entry.engine.to_json(final), f"replay differs ({setup})"
+        optional += checks.optional
+        refused += checks.refused
+    assert refused, "no seat was ever without a decision: the refusal check never ran"
+    if any(len(s.players) > 2 for s in setups(entry, PLAYOUTS)):
+        assert optional, "no decision was ever open ahead of its turn: the answers-ahead branch went untested"
+
+
+@each_game()
+def test_playouts_are_deterministic(entry: GameEntry) -> None:
+    """contract: setup and play are deterministic for a seed: the same record and the same final state twice."""
+    setup = setups(entry, 1)[0]
+    first, second = run(entry, setup), run(entry, setup)
+    assert first[2].actions == second[2].actions
+    assert entry.engine.to_json(first[1]) == entry.engine.to_json(second[1])
+
+
+@each_game()
+def test_replay_refuses_a_spoilt_record(entry: GameEntry) -> None:
+    """contract: replay raises an engine error when a recorded action no longer reads or applies."""
+    _, _, record = run(entry, setups(entry, 1)[0])
+    seat, text = record.actions[0]
+    garbled = Playout(record.players, record.seed, record.options, [(seat, "no such action 42"), *record.actions])
+    with pytest.raises(InvalidAction):
+        replay(entry.engine, garbled)
+    opening = entry.engine.setup(record.players, record.seed, record.options)
+    idle = [s for s in range(len(record.players)) if s not in {d.seat for d in entry.engine.decisions(opening)}]
+    if idle:
+        moved = Playout(record.players, record.seed, record.options, [(idle[0], text), *record.actions[1:]])
+        with pytest.raises(IllegalAction):
+            replay(entry.engine, moved)

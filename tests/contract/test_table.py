@@ -1,0 +1,85 @@
+"""A whole game of every registered game through bot.table.Table.handle, on a real SQLite file."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games import GameEntry
+from bot.store import Store
+from bot.table import Command, Outcome, Table, Where, Who
+from tests.contract.kit import NAMES, each_game
+
+WHERE = Where("guild-contract", "channel-contract")
+SEED = 13  # both games' tables see answers given ahead with this seed
+MAX_COMMANDS = 5_000
+EARLY = 0.7  # how often an answer ahead is sent when one may be
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    """A Table on a fresh SQLite file, without images."""
+    store = Store(f"sqlite:///{tmp_path / 'contract.db'}")
+    yield Table(store, images=False)
+    store.close()
+
+
+def send(table: Table, who: Who, verb: str, arg: str = "", **options: Any) -> Outcome:
+    """Send a command at the test table and insist it was accepted."""
+    outcome = table.handle(Command(WHERE, who, verb, arg, options=options))
+    assert outcome.ok, (who.name, verb, arg, outcome.reply)
+    return outcome
+
+
+def stored(table: Table, entry: GameEntry) -> tuple[int, str, Any, dict[int, str | None]]:
+    """(game id, status, engine state, {seat: kept answer} of the open prompts) read from the store."""
+    with table.store.transaction() as tx:
+        row = tx.live_game(WHERE.guild_id, WHERE.channel_id) or tx.latest_game(WHERE.guild_id, WHERE.channel_id,
+                                                                              "finished")
+        assert row is not None and row.id is not None
+        data = tx.snapshot(row.id)
+        assert data is not None
+        prompts = {p.seat: p.answer for p in tx.open_prompts(row.id) if p.seat is not None}
+        return row.id, row.status, entry.engine.from_json(data), prompts
+
+
+@each_game()
+def test_a_whole_game_through_the_table(entry: GameEntry, table: Table) -> None:
+    """contract (table): new/join/start, then random legal plays by the seats that must act (and answers given
+    ahead, when possible, by seats whose decision is not yet due) until the game is finished; no private event
+    text is posted in public; the log replays to the stored state (verify: same); the last message is the final
+    score."""
+    game = entry.engine
+    count = min(3, entry.max_players)
+    players = [Who(f"u-{k}", NAMES[k]) for k in range(count)]
+    send(table, players[0], "new", entry.id, seed=SEED)
+    for who in players[1:]:
+        send(table, who, "join")
+    outcome = send(table, players[0], "start")
+    rng = random.Random(SEED)
+    early = offered = 0
+    for _ in range(MAX_COMMANDS):
+        game_id, status, state, prompts = stored(table, entry)
+        if status == "finished":
+            break
+        assert status == "active" and not game.is_over(state)
+        moves = [(seat, a, True) for seat in game.to_act(state) for a in game.legal_actions(state, seat)]
+        ahead = [(d.seat, a, False) for d in game.decisions(state) if not d.must and prompts.get(d.seat, "") is None
+                 for a in game.pending_answers(state, d.seat)]
+        assert moves, f"nobody can act: {game.waiting_for(state)}"
+        offered += bool(ahead)
+        seat, action, due = rng.choice(ahead if ahead and rng.random() < EARLY else moves)
+        private = [e.text for e in game.apply(state, seat, action)[1] if not e.public] if due else []
+        outcome = send(table, players[seat], "play", game.format(action))
+        early += not due
+        assert not set(private) & set(outcome.public), "a private event was posted in public"
+    else:
+        pytest.fail(f"the game did not finish within {MAX_COMMANDS} commands")
+    assert game.is_over(state)
+    assert table.verify(game_id)[0] == "same"
+    assert "Final score" in "\n".join(outcome.public)
+    assert early or not offered, "answers ahead were possible but none was sent"
