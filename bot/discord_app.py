@@ -33,6 +33,7 @@ MAX_LABEL = 80
 MAX_CHOICES = 25
 MAX_BUTTONS = 20
 CANNOT_DM = 50007  # Discord's error code for a user whose DMs are closed to the bot
+NO_TABLE_IN_DMS = "Open a table in a server channel or thread: a DM holds no game."
 HOW_TO_OPEN_DMS = ("To get your private prompts by DM, allow direct messages from members of this server (the "
                    "server's name → Privacy Settings → Direct Messages). Until then they appear here, behind a "
                    "button only you can open; /hand shows your private view at any time.")
@@ -222,7 +223,10 @@ class Keywood(discord.Client):
             await asyncio.to_thread(self.table.due)
         except Exception:  # keep ticking whatever one game does
             log.exception("deadline processing failed")
-        await self.sender.flush()
+        try:
+            await self.sender.flush()
+        except Exception:  # an unhandled error would end the loop for good (no more deadlines, no more sending)
+            log.exception("sending the outbox failed")
 
     @ticker.before_loop
     async def _before_ticker(self) -> None:
@@ -243,7 +247,11 @@ class Keywood(discord.Client):
         except Exception:
             log.exception("command %s %r failed", verb, arg)
             outcome = Outcome(False, "Something went wrong on Keywood's side; nothing was changed.")
-        failed = await self.sender.flush() if outcome.ok else set()
+        try:
+            failed = await self.sender.flush() if outcome.ok else set()
+        except Exception:  # the ticker sends it later; the caller still gets an answer
+            log.exception("sending the outbox failed")
+            failed = set()
         reply = outcome.reply or ("Done." if outcome.ok else "That did not work.")
         if outcome.where is not None and outcome.where.channel_id in failed:
             reply += "\n(Keywood could not post in the game's channel; check its permissions there.)"
@@ -331,7 +339,9 @@ class Sender:
         try:
             await self._deliver(row)
         except discord.HTTPException as exc:
-            permanent = isinstance(exc, discord.Forbidden | discord.NotFound)
+            # 403, 404 and any other refusal of the request itself (400...) would fail the same way again: retrying
+            # forever would hold up every later message to the destination. 5xx and Cloudflare's 429 are retried.
+            permanent = exc.status < 500 and exc.status != 429
             if permanent and row.recipient is None:
                 failed.add(row.channel_id)
             elif permanent:  # a DM that cannot be delivered is not retried; the channel fallback ran already
@@ -344,6 +354,11 @@ class Sender:
             log.warning("outbox %s: %r, will retry", row.id, exc)
             await asyncio.to_thread(self.bot.table.message_failed, row.id, repr(exc), permanent=False)
             return False
+        except Exception as exc:  # a row this version cannot send (e.g. a malformed payload): never block the queue
+            log.exception("outbox %s cannot be sent", row.id)
+            await asyncio.to_thread(self.bot.table.message_failed, row.id, f"internal error ({type(exc).__name__})",
+                                    permanent=True)
+            return True
         await asyncio.to_thread(self.bot.table.message_sent, row.id)
         return True
 
@@ -405,10 +420,13 @@ class Sender:
             except discord.Forbidden as exc:
                 if exc.code != CANNOT_DM:
                     raise
-        await self._closed(row, user, payload["prompt"])
+        await self._closed(row, user, payload["prompt"], ping=not payload.get("pinged"))
 
-    async def _closed(self, row: OutboxRow, user: discord.User, prompt: int | None) -> None:
-        """A user's DMs are closed: record it, and in the channel open their decision (telling them how, once)."""
+    async def _closed(self, row: OutboxRow, user: discord.User, prompt: int | None, ping: bool = True) -> None:
+        """A user's DMs are closed: record it, and in the channel open their decision (telling them how, once).
+
+        ping is False when the turn message of the same command already pinged them: the opener names them silently.
+        """
         first = await asyncio.to_thread(self.bot.table.note_dms, str(user.id), open_=False)
         if prompt is None and not first:
             return
@@ -423,13 +441,22 @@ class Sender:
         if prompt is not None:
             view = discord.ui.View(timeout=None)
             view.add_item(OpenInviteButton(prompt, user.id))
-        await channel.send("\n".join(lines), view=view, nonce=_nonce(row, "c"),
-                           allowed_mentions=discord.AllowedMentions(users=[user], roles=False, everyone=False))
+        await channel.send("\n".join(lines), view=view, nonce=_nonce(row, "c"), silent=not ping,
+                           allowed_mentions=discord.AllowedMentions(users=[user] if ping else [], roles=False,
+                                                                    everyone=False))
 
 
 def _nonce(row: OutboxRow, suffix: str = "") -> str:
-    """Discord's nonce for a queued message: a resend after a crash is recognised and not posted twice."""
-    return f"kw{row.id}{suffix}"[:25]
+    """Discord's nonce for a queued message: a resend after a crash is recognised and not posted twice.
+
+    The row's creation time is part of it: a row of another database (a fresh one, after a reset) reusing the id
+    within Discord's nonce window would otherwise be taken for the earlier message and silently not posted.
+    """
+    stamp, digits = int(_aware(row.created_at).timestamp() * 1000), ""
+    while stamp:
+        stamp, digit = divmod(stamp, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+    return f"kw{row.id}.{digits}{suffix}"[:25]
 
 
 def _origin(row: OutboxRow) -> str:
@@ -562,6 +589,9 @@ def new_command(bot: Keywood) -> app_commands.Command[Any, Any, None]:
 
     async def new(interaction: discord.Interaction[Any], game: str | None = None, thread: bool = False,
                   **values: Any) -> None:
+        if interaction.guild_id is None:  # a DM holds no table (nobody else could join it)
+            await interaction.response.send_message(NO_TABLE_IN_DMS, ephemeral=True)
+            return
         options = {k: v for k, v in values.items() if v is not None}
         title = games.get(game).title if game else games.default().title
         where = where_of(interaction)
@@ -581,8 +611,10 @@ def new_command(bot: Keywood) -> app_commands.Command[Any, Any, None]:
                                       thread="Open a thread for the game",
                                       **{o.name: _described(o) for o in schema})(new)
     choices = [app_commands.Choice(name=e.title, value=e.id) for e in games.all_games()]
-    return app_commands.Command(name="new", description="Open a game table in this channel (or a new thread)",
-                                callback=app_commands.choices(game=choices)(described))  # type: ignore[arg-type]
+    command: app_commands.Command[Any, Any, None] = app_commands.Command(
+        name="new", description="Open a game table in this channel (or a new thread)",
+        callback=app_commands.choices(game=choices)(described))  # type: ignore[arg-type]
+    return app_commands.guild_only(command)
 
 
 def _option_union() -> list[Option]:

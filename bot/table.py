@@ -327,8 +327,10 @@ class Table:
             raise TableChanged("The table changed while starting; try again.")
         game = Loaded(row, seats, entry, state)
         outcome = self._after_change(tx, game, moment, [f"The {entry.title} game starts (seed {row.seed})."])
+        shown = {d.seat for d in game.decisions() if not d.public_choices}  # their decision message has the hand
         for seat in range(len(seats)):
-            outcome.private.setdefault(game.user_of(seat).user_id, []).insert(0, self._hand_text(game, seat))
+            if seat not in shown:
+                outcome.private.setdefault(game.user_of(seat).user_id, []).insert(0, self._hand_text(game, seat))
         outcome.reply = "Game started."
         return outcome
 
@@ -925,9 +927,7 @@ class Table:
         if game is None or any(json.loads(n.payload).get("about") == row.channel_id
                                for n in tx.outbox_kinds(row.game_id, "notice")):
             return
-        text = (f"Keywood cannot post in <#{row.channel_id}> ({row.last_error}). Please give Keywood the View "
-                "Channel, Send Messages, Send Messages in Threads and Attach Files permissions there (or check "
-                "that the channel still exists). The game goes on: its players can still use /board and /hand.")
+        text = f"Keywood cannot post in <#{row.channel_id}> ({row.last_error}). " + _what_to_fix(row.last_error)
         tx.add_outbox([OutboxRow(game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id,
                                  recipient=game.host_id, kind="notice",
                                  payload=json.dumps({"text": text, "about": row.channel_id})).model_dump()])
@@ -1045,8 +1045,20 @@ def outbox_rows(outcome: Outcome) -> list[dict[str, Any]]:
     for note in outcome.opened:
         row("decision", note.user_id, {"prompt": note.prompt_id, "text": note.text, "choices": list(note.choices),
                                        "deadline": note.deadline.isoformat(), "default": note.default,
-                                       "kind": note.kind})
+                                       "kind": note.kind, "pinged": note.user_id in outcome.mention})
     return rows
+
+
+def _what_to_fix(error: str) -> str:
+    """What a host can do about a channel message Keywood could not deliver, by the reason it failed."""
+    if "permission" in error:
+        fix = ("Please give Keywood the View Channel, Send Messages, Send Messages in Threads and Attach Files "
+               "permissions there.")
+    elif "exist" in error:
+        fix = "Check that the channel (or thread) still exists and that Keywood can see it."
+    else:
+        fix = "That message was skipped; if it happens again, please report it to whoever runs Keywood."
+    return fix + " The game goes on: its players can still use /board and /hand."
 
 
 def _reusable(prompt: PromptRow, decision: Decision) -> bool:

@@ -16,6 +16,7 @@ identified without privileged intents.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import sqlite3
@@ -156,10 +157,10 @@ class Env:
                               "ORDER BY seq", self.game_id())
         return [(int(s), str(a), str(n)) for s, a, n in rows]
 
-    def prompts(self) -> list[tuple[int, int | None, str, str | None]]:
-        """(id, seat, status, answer) of the game's joiner prompts."""
-        rows = sql(self.path, "SELECT id, seat, status, answer FROM prompts WHERE game_id = ? AND kind = 'joiner' "
-                              "ORDER BY id", self.game_id())
+    def prompts(self, kind: str = "reaction") -> list[tuple[int, int | None, str, str | None]]:
+        """(id, seat, status, answer) of the game's prompts of one kind (reaction: Keyper's joiner invitations)."""
+        rows = sql(self.path, "SELECT id, seat, status, answer FROM prompts WHERE game_id = ? AND kind = ? "
+                              "ORDER BY id", self.game_id(), kind)
         return [(int(i), s, str(st), a) for i, s, st, a in rows]
 
     # interacting
@@ -213,20 +214,21 @@ class Env:
         return self.public(channel)
 
     # common openings
+    def dms_noted(self, name: str) -> bool:
+        """Whether the bot has recorded what it found of a user's DMs (after its DM check at /new or /join)."""
+        return bool(sql(self.path, "SELECT 1 FROM recipients WHERE user_id = ?", self.uid(name)))
+
     async def seat_players(self, *, seed: int = SEED, **options: Any) -> None:
-        """/new (ana, with the seed) and /join (ben, cleo), each waited for (DM checks included)."""
-        before = len(self.dms("ana"))
+        """/new (ana, with the seed) and /join (ben, cleo), each waited for (DM checks and their records included)."""
         opened = await self.run("ana", "new", {"seed": seed, **options})
         assert opened.content == "Table opened.", opened.content
-        await self.fake.wait_for(lambda: len(self.dms("ana")) > before)
+        await self.fake.wait_for(lambda: self.dms_noted("ana"))
         for name in PLAYERS[1:]:
-            before = len(self.dms(name))
             refused = self.uid(name) in self.fake.refused_dm_users
             record = await self.slash(name, "join")
             replies = await self.replies(record, 2 if refused else 1)
             assert replies[0].content == "You are seated.", replies[0].content
-            if not refused:
-                await self.fake.wait_for(lambda name=name, before=before: len(self.dms(name)) > before)
+            await self.fake.wait_for(functools.partial(self.dms_noted, name))
 
     async def start_game(self, *, seed: int = SEED, **options: Any) -> None:
         """A started seed-7 game: Ana to act."""

@@ -70,7 +70,7 @@ async def test_a_short_game_with_slash_commands_buttons_and_autocomplete(env: En
         joined = await env.run(name, "join")
         assert joined.ephemeral and joined.content == "You are seated."
         await env.fake.wait_for(lambda name=name: env.dms(name))
-        assert "invitations to join will come here" in env.dms(name)[0].content
+        assert "decisions you make outside your turn" in env.dms(name)[0].content
         check_routine(env, env.public()[-1], f"joins the table ({count} seated)")
     check_routine(env, env.public()[0], "Ana opened a Keyper table")
 
@@ -172,18 +172,20 @@ async def test_a_joiner_offer_comes_by_dm_with_deadline_and_buttons(env: Env) ->
     await env.fake.wait_for(lambda: len(env.prompts()) == 2 and all(
         any("kwi:" in c for m in env.dms(n) for c in m.custom_ids) for n in ("ben", "cleo")))
     prompts = {seat: pid for pid, seat, _, _ in env.prompts()}
-    (stored,) = {d for (d,) in sql(env.path, "SELECT deadline FROM prompts WHERE kind = 'joiner'")}
+    (stored,) = {d for (d,) in sql(env.path, "SELECT deadline FROM prompts WHERE kind = 'reaction'")}
     deadline = f"<t:{int(datetime.fromisoformat(stored).replace(tzinfo=UTC).timestamp())}:R>"
     for name, seat in (("ben", 1), ("cleo", 2)):
         dm = invitation(env, name)
-        assert "you may join" in dm.content and deadline in dm.content and f"<#{env.games['id']}>" in dm.content
+        assert f"{name.title()}, you are to join or decline." in dm.content and deadline in dm.content
+        assert f"<#{env.games['id']}>" in dm.content
+        assert "If you have not answered by the deadline: decline." in dm.content
         assert dm.custom_ids == [f"kwi:{prompts[seat]}:{a}" for a in ("join green", "join white", "decline")]
     assert not any(c.startswith("kwi:") for m in env.dms("ana") for c in m.custom_ids)
 
     # the wrong player cannot use Ben's buttons
     before = dump(env.path)
     refused = await env.click_reply("cleo", button(invitation(env, "ben"), "join green"), invitation(env, "ben"))
-    assert refused.ephemeral and refused.content == "This invitation is for another player."
+    assert refused.ephemeral and refused.content == "This decision is for another player."
     assert dump(env.path) == before
 
     # Ben joins from his DM: applied, and the turn message goes to #games (not to his DM)
@@ -231,23 +233,27 @@ async def test_closed_dms_fall_back_to_a_private_opener_in_the_channel(env: Env)
     assert seated.ephemeral and closed.ephemeral and "Your DMs are closed" in closed.content
     assert env.dms("cleo") == []
 
+    # her hand is not sent (she was told at /join how to open her DMs, and she has /hand): only the start is posted
+    count = len(env.public())
     assert (await env.run("ana", "start")).content == "Game started."
-    hint = env.public()[-1]  # her hand could not be sent: she is told where to look, nothing private shown
-    assert hint.content == f"<@{env.uid('cleo')}> I cannot DM you: use /hand to see your private view."
-    assert env.request_of(hint)["allowed_mentions"]["users"] == [int(env.uid("cleo"))]
+    (start,) = env.public()[count:]
+    check_turn_message(env, start, "The Keyper game starts", mention="ana")
 
     count = len(env.public())
     await env.run("ana", "play", {"action": "play green 1.pig"})
     turn, opener = env.public()[count:]
     check_turn_message(env, turn, "Ana plays a green keyple", mention="ben")
-    assert opener.content == f"<@{env.uid('cleo')}> you are invited to join (your DMs are closed)."
+    assert opener.content == f"<@{env.uid('cleo')}> you have a decision to make in this game (your DMs are closed)."
     assert env.request_of(opener)["allowed_mentions"]["users"] == [int(env.uid("cleo"))]
     cleo_prompt = next(pid for pid, seat, _, _ in env.prompts() if seat == 2)
     assert opener.custom_ids == [f"kwo:{cleo_prompt}:{env.uid('cleo')}"]
+    # refused once at /join, then never tried again (neither her hand nor her invitation)
+    cleo_dm = env.fake.dm_channel_id(env.uid("cleo"))
+    assert [r.status for r in env.fake.requests_to("POST", rf"/channels/{cleo_dm}/messages")] == [403]
 
     # someone else clicking it is refused
     other = await env.click_reply("ben", opener.custom_ids[0], opener)
-    assert other.ephemeral and other.content == "This invitation is for another player."
+    assert other.ephemeral and other.content == "This decision is for another player."
 
     # Cleo gets her invitation privately (with its deadline), and again after a restart (from the table)
     answers = [f"kwi:{cleo_prompt}:{a}" for a in ("join green", "join white", "decline")]
@@ -255,7 +261,7 @@ async def test_closed_dms_fall_back_to_a_private_opener_in_the_channel(env: Env)
     assert mine.ephemeral and TIMESTAMP.search(mine.content) and mine.custom_ids == answers
     await env.restart()
     again = await env.click_reply("cleo", opener.custom_ids[0], opener)
-    assert again.ephemeral and "invitation" in again.content and again.custom_ids == answers
+    assert again.ephemeral and "Cleo, you are to join or decline." in again.content and again.custom_ids == answers
 
     # her early yes is kept, and counts once Ben declines
     kept = await env.click_reply("cleo", again.custom_ids[1], again)
@@ -266,7 +272,7 @@ async def test_closed_dms_fall_back_to_a_private_opener_in_the_channel(env: Env)
 
 
 async def test_a_deadline_passing_counts_as_a_decline(env: Env) -> None:
-    await env.start_game(joiner_minutes=1)
+    await env.start_game(decision_minutes=1)
     await env.invite()
     (ben_prompt, cleo_prompt) = [pid for pid, *_ in env.prompts()]
     count = len(env.public())

@@ -57,7 +57,8 @@ async def test_every_command_refuses_where_there_is_no_game(env: Env) -> None:
         await refused(env, "ana", command, options, NO_GAME, channel=env.general)
     for command in ("log", "score"):
         await refused(env, "zed", command, None, NO_GAME, channel=env.general)
-    await refused(env, "ana", "rules", {"topic": "flying carpets"}, "No rule section matches 'flying carpets'")
+    await refused(env, "ana", "rules", {"topic": "flying carpets"},
+                  "No Keyper rule section matches 'flying carpets'. Try a topic like")
     assert await env.suggest("ana", "play", "action", "") == []
 
 
@@ -65,6 +66,16 @@ async def test_a_dm_is_no_table(env: Env) -> None:
     await env.start_game()
     for command, options in (("play", {"action": "keyper 1"}), ("hand", None), ("board", None)):
         await refused(env, "ana", command, options, NO_GAME, dm=True)
+    # nor can one be opened there (Discord offers /new in servers only; a DM that sends it anyway is refused)
+    new = env.fake.command("new", env.guild_id)
+    assert new is not None and new["contexts"] == [0]
+    before, count = dump(env.path), posted(env)
+    record = await env.slash("ben", "new", {"seed": 1}, dm=True)
+    await env.fake.wait_for(lambda: record.acknowledged)
+    reply = env.fake.original_response(record.id)
+    assert reply is not None and reply.ephemeral
+    assert reply.content == "Open a table in a server channel or thread: a DM holds no game."
+    assert dump(env.path) == before and posted(env) == count
 
 
 async def test_lobby_refusals(env: Env) -> None:
@@ -79,22 +90,23 @@ async def test_lobby_refusals(env: Env) -> None:
         await refused(env, "ana", command, {"action": "keyper 1"}, "The game has not started yet")
     await refused(env, "ana", "hand", None, "The game has not started yet")
     await refused(env, "ben", "abandon", None, f"{HOST_ONLY} abandon the game.")
-    await refused(env, "ana", "new", {"joiner_minutes": 0}, "joiner_deadline_minutes must be at least 1",
+    # Discord enforces an option's min/max in its client; the table checks them again
+    await refused(env, "ana", "new", {"decision_minutes": 0}, "decision_minutes must be at least 1.",
                   channel=env.general)
-    await refused(env, "ana", "new", {"max_players": 7}, "Keyper is for 2 to 4 players.", channel=env.general)
-    await refused(env, "ben", "keywood-settings", {"joiner_minutes": 5}, "Only a server admin")
+    await refused(env, "ana", "new", {"max_players": 7}, "max_players must be at most 4.", channel=env.general)
+    await refused(env, "ben", "keywood-settings", {"decision_minutes": 5}, "Only a server admin")
 
 
 async def test_new_in_a_thread_leaves_no_thread_when_refused(env: Env) -> None:
     def threads() -> list[dict[str, Any]]:
         return [c for c in env.fake.channels.values() if c.get("type") == 11]
 
-    await refused(env, "ana", "new", {"thread": True, "max_players": 9}, "Keyper is for 2 to 4 players.")
+    await refused(env, "ana", "new", {"thread": True, "max_players": 9}, "max_players must be at most 4.")
     await env.fake.wait_for(lambda: env.fake.requests_to("DELETE", r"/channels/\d+"))
     assert threads() == []
     opened = await env.run("ana", "new", {"thread": True, "seed": SEED})
     assert opened.content == "Table opened."
-    await env.fake.wait_for(lambda: env.dms("ana"))  # the DM check follows the reply
+    await env.fake.wait_for(lambda: env.dms_noted("ana"))  # the DM check (and its record) follows the reply
     (thread,) = threads()
     assert thread["parent_id"] == env.games["id"]
     assert [m.content for m in env.public(thread)] == [
@@ -143,7 +155,7 @@ async def test_only_the_prompted_player_answers(env: Env) -> None:
     await refused(env, "ana", "undo", None, "Play has passed to another player")
     await env.fake.wait_for(lambda: any(c.startswith("kwi:") for m in env.dms("ben") for c in m.custom_ids))
     invitation = next(m for m in env.dms("ben") if m.custom_ids and m.custom_ids[0].startswith("kwi:"))
-    await refused_click(env, "zed", invitation.custom_ids[0], invitation, "This invitation is for another player.")
+    await refused_click(env, "zed", invitation.custom_ids[0], invitation, "This decision is for another player.")
     # Cleo may answer early, but only with an answer she could give: 'join blue' is none
     await refused(env, "cleo", "play", {"action": "join blue"}, "Not allowed: It is not your decision now")
 
@@ -151,7 +163,8 @@ async def test_only_the_prompted_player_answers(env: Env) -> None:
 async def test_the_host_or_an_admin_abandons_and_kicks(env: Env) -> None:
     await env.seat_players()
     kicked = await env.run("ana", "kick", {"player": env.world.members["cleo"]})
-    assert kicked.content == "Removed." and env.public()[-1].content == "Cleo was removed from the table."
+    assert kicked.content == "Removed."
+    assert env.public()[-1].content == f"Cleo was removed from the table.\n<@{env.uid('cleo')}>"
     assert (await env.run("cleo", "join")).content == "You are seated."
     assert (await env.run("mod", "start")).content == "Game started."  # an admin may start for the host
     handed = await env.run("mod", "kick", {"player": env.world.members["cleo"],
@@ -159,10 +172,11 @@ async def test_the_host_or_an_admin_abandons_and_kicks(env: Env) -> None:
     assert handed.content == "Seat handed over." and "Zed takes over" in env.public()[-1].content
     assert sql(env.path, "SELECT user_id FROM seats WHERE seat = 2") == [(env.uid("zed"),)]
     assert (await env.run("mod", "abandon")).content == "Game abandoned."
-    assert env.public()[-1].content == "Mod abandoned the game."
+    mentions = " ".join(f"<@{env.uid(n)}>" for n in ("ana", "ben", "zed"))  # the players, told once
+    assert env.public()[-1].content == f"Mod abandoned the game.\n{mentions}"
     assert sql(env.path, "SELECT status FROM games") == [("abandoned",)]
-    settings = await env.run("mod", "keywood-settings", {"joiner_minutes": 30})
-    assert settings.content.startswith("Joiner deadline 30 minutes")
+    settings = await env.run("mod", "keywood-settings", {"decision_minutes": 30})
+    assert settings.content.startswith("Decisions outside one's turn: 30 minutes to answer")
 
 
 async def test_no_privileged_intents_and_commands_synced_to_the_dev_guild(env: Env) -> None:

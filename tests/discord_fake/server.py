@@ -4,7 +4,10 @@
 routes discord.py uses (under ``/api/v10``), a gateway websocket (``/gateway``), and the bytes of the attachments
 it received (``/attachments/...``). It records every request, message and interaction response, and enforces the
 Discord rules a bot can break (late or double interaction responses, length and count limits), recording them in
-:attr:`FakeDiscord.violations` and answering with the error Discord would give.
+:attr:`FakeDiscord.violations` and answering with the error Discord would give. Like Discord, a message POSTed again
+with the same ``nonce`` and ``enforce_nonce`` within a few minutes returns the first message instead of a new one.
+Tests can close a user's DMs (:meth:`FakeDiscord.refuse_dms`), take the bot's permission to post in a channel
+(:meth:`FakeDiscord.deny_send`) and make the next message POSTs to a channel fail (:meth:`FakeDiscord.fail_sends`).
 
 It does not point discord.py at itself; :func:`tests.discord_fake.running_fake` does that.
 """
@@ -59,12 +62,18 @@ ERRORS: dict[str, tuple[int, int, str]] = {
     "unknown_guild": (404, 10004, "Unknown Guild"),
     "unknown_command": (404, 10063, "Unknown application command"),
     "cannot_dm": (403, 50007, "Cannot send messages to this user"),
+    "missing_permissions": (403, 50013, "Missing Permissions"),
     "not_author": (403, 50005, "Cannot edit a message authored by another user"),
     "wrong_channel_type": (400, 50024, "Cannot execute action on this channel type"),
     "invalid_recipient": (400, 50033, "Invalid Recipient(s)"),
     "unauthorized": (401, 0, "401: Unauthorized"),
     "not_found": (404, 0, "404: Not Found"),
+    "server_error_500": (500, 0, "500: Internal Server Error"),
+    "server_error_502": (502, 0, "502: Bad Gateway"),
+    "server_error_503": (503, 0, "503: Service Unavailable"),
+    "server_error_504": (504, 0, "504: Gateway Timeout"),
 }
+NONCE_WINDOW = 5 * 60.0  # seconds during which Discord answers a repeated enforced nonce with the first message
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -599,6 +608,10 @@ class FakeDiscord:
         self.thread_members: dict[str, set[str]] = {}
         self.dm_channel_of: dict[str, str] = {}
         self.refused_dm_users: set[str] = set()
+        self.denied_channels: set[str] = set()
+        self.failing_sends: dict[str, list[tuple[int, bool]]] = {}
+        self.nonce_window = NONCE_WINDOW
+        self._nonces: dict[tuple[str, str], tuple[str, float]] = {}  # (channel, nonce) -> (message id, created)
         self.commands_by_scope: dict[str | None, list[dict[str, Any]]] = {}
         self.interactions: dict[str, InteractionRecord] = {}
         self._by_token: dict[str, str] = {}
@@ -724,6 +737,25 @@ class FakeDiscord:
 
     def allow_dms(self, user_id: str | int) -> None:
         self.refused_dm_users.discard(str(user_id))
+
+    def deny_send(self, channel_id: str | int) -> None:
+        """From now on, the bot's POSTs of messages to the channel get 403 code 50013 (Missing Permissions), as
+        when it lacks Send Messages there. Interaction responses still work (they are webhooks, as on Discord)."""
+        self.denied_channels.add(str(channel_id))
+
+    def allow_send(self, channel_id: str | int) -> None:
+        self.denied_channels.discard(str(channel_id))
+
+    def fail_sends(self, channel_id: str | int, n: int = 1, *, status: int = 500, created: bool = False) -> None:
+        """The next ``n`` message POSTs to the channel fail with a server error ``status`` (500, 502, 503 or 504),
+        or are refused as invalid (400, code 50035, as Discord refuses a body it will never accept).
+
+        ``created``: the message is created anyway and only the answer is lost (as when a proxy times out), so a
+        resend with the same enforced nonce gets that message back. discord.py itself retries 500, 502 and 504
+        (sleeping 1 s, 3 s, ...) but raises ``DiscordServerError`` on a 503 at once."""
+        if status not in (400, 500, 502, 503, 504) or (status == 400 and created):
+            raise ValueError(f"unsupported failure status {status}")
+        self.failing_sends.setdefault(str(channel_id), []).extend([(status, created)] * n)
 
     # ---------------------------------------------------------------------------------------------- queries
 
@@ -1424,8 +1456,36 @@ class FakeDiscord:
                 raise HTTPError("cannot_dm")
         if ch.get("type") in (4, 2, 13):
             raise HTTPError("wrong_channel_type")
-        self._check_body(ctx, ctx.body, creating=True)
-        return self._new_message(cid, ctx.body, ctx.files, source="channel").payload
+        self._check_body(ctx, ctx.body, creating=True)  # a rule broken is recorded whatever happens next
+        if cid in self.denied_channels:
+            raise HTTPError("missing_permissions")
+        failure = self.failing_sends.get(cid, [])[:1]
+        if failure:
+            self.failing_sends[cid].pop(0)
+        status, created = failure[0] if failure else (0, False)
+        if status == 400:
+            raise HTTPError("invalid_form_body", "refused by FakeDiscord.fail_sends")
+        if status and not created:
+            raise HTTPError(f"server_error_{status}")
+        body = ctx.body
+        nonce = body.get("nonce")
+        key = (cid, str(nonce))
+        if nonce is not None and body.get("enforce_nonce"):
+            seen = self._nonces.get(key)
+            if seen is not None and time.monotonic() - seen[1] <= self.nonce_window:
+                earlier = self._messages[seen[0]]
+                if earlier.deleted:
+                    raise HTTPError("unknown_message")
+                if status:
+                    raise HTTPError(f"server_error_{status}")
+                return earlier.payload  # Discord's documented answer: the message created with that nonce, again
+        msg = self._new_message(cid, body, ctx.files, source="channel")
+        if nonce is not None:
+            msg.payload["nonce"] = nonce
+            self._nonces[key] = (msg.id, time.monotonic())
+        if status:
+            raise HTTPError(f"server_error_{status}")  # created, but the answer is lost
+        return msg.payload
 
     async def _h_history(self, ctx: _Ctx, cid: str) -> Any:
         self._channel(cid)

@@ -284,3 +284,90 @@ async def test_reconnect_resumes_session(fake: FakeDiscord, world: p.World) -> N
 
 def guild_id(world: p.World) -> str:
     return str(world.guild["id"])
+
+
+async def test_an_enforced_nonce_returns_the_first_message(fake: FakeDiscord, world: p.World) -> None:
+    games = world.channels["games"]
+    async with run_client(Bot(sync=False), fake) as bot:
+        channel = bot.get_channel(int(games["id"]))
+        assert isinstance(channel, discord.TextChannel)
+        first = await channel.send("your turn", nonce="kw1")
+        again = await channel.send("your turn", nonce="kw1")  # discord.py sends enforce_nonce with every nonce
+        assert again.id == first.id
+        other = await channel.send("your turn", nonce="kw2")
+        assert other.id != first.id
+        # without enforce_nonce the nonce is only echoed back
+        raw = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=games["id"])
+        loose = await bot.http.request(raw, json={"content": "loose", "nonce": "kw1"})
+        assert loose["id"] != str(first.id) and loose["nonce"] == "kw1"
+        # the same nonce in another channel is another message
+        general = bot.get_channel(int(world.channels["general"]["id"]))
+        assert isinstance(general, discord.TextChannel)
+        assert (await general.send("your turn", nonce="kw1")).id != first.id
+        # a deleted message's nonce is refused; past the window the nonce is forgotten
+        await other.delete()
+        with pytest.raises(discord.NotFound):
+            await channel.send("your turn", nonce="kw2")
+        fake.nonce_window = 0
+        assert (await channel.send("your turn", nonce="kw1")).id != first.id
+    sends = fake.requests_to("POST", rf"/channels/{games['id']}/messages")
+    assert [r.json["nonce"] for r in sends] == ["kw1", "kw1", "kw2", "kw1", "kw2", "kw1"]
+    assert [m.content for m in fake.messages(games["id"])] == ["your turn", "loose", "your turn"]
+    assert fake.violations == []
+
+
+async def test_a_denied_channel_answers_missing_permissions(fake: FakeDiscord, world: p.World) -> None:
+    games, general = world.channels["games"], world.channels["general"]
+    fake.deny_send(games["id"])
+    async with run_client(Bot(), fake) as bot:
+        channel = bot.get_channel(int(games["id"]))
+        assert isinstance(channel, discord.TextChannel)
+        with pytest.raises(discord.Forbidden) as refused:
+            await channel.send("the board")
+        assert (refused.value.status, refused.value.code) == (403, 50013)
+        assert refused.value.text == "Missing Permissions"
+        other = bot.get_channel(int(general["id"]))
+        assert isinstance(other, discord.TextChannel)
+        await other.send("elsewhere")
+        # an interaction in the denied channel is still answered (responses are webhooks, not channel posts)
+        rec = await fake.interact(roll(fake, world))
+        assert (await fake.wait_for_response(rec.id)).accepted
+        fake.allow_send(games["id"])
+        await channel.send("allowed again")
+    assert [r.status for r in fake.requests_to("POST", rf"/channels/{games['id']}/messages")] == [403, 200]
+    assert [m.content for m in fake.messages(games["id"], include_ephemeral=False)] == ["Rolling for keyper",
+                                                                                        "allowed again"]
+    assert [m.content for m in fake.messages(general["id"])] == ["elsewhere"]
+    assert fake.violations == []
+
+
+async def test_failing_sends_then_success(fake: FakeDiscord, world: p.World) -> None:
+    games = world.channels["games"]
+    path = rf"/channels/{games['id']}/messages"
+    async with run_client(Bot(sync=False), fake) as bot:
+        channel = bot.get_channel(int(games["id"]))
+        assert isinstance(channel, discord.TextChannel)
+        # a 503 is not retried by discord.py: the caller sees it
+        fake.fail_sends(games["id"], 2, status=503)
+        for _ in range(2):
+            with pytest.raises(discord.DiscordServerError) as failed:
+                await channel.send("turn", nonce="t1")
+            assert failed.value.status == 503
+        assert fake.messages(games["id"]) == []
+        sent = await channel.send("turn", nonce="t1")
+        assert [r.status for r in fake.requests_to("POST", path)] == [503, 503, 200]
+        # a 502 whose message was created anyway: discord.py retries (after 1 s) and the nonce returns it
+        fake.fail_sends(games["id"], 1, status=502, created=True)
+        lost = await channel.send("lost answer", nonce="t2")
+        assert lost.id != sent.id
+        assert [r.status for r in fake.requests_to("POST", path)][3:] == [502, 200]
+        # a 400 is the caller's: raised at once
+        fake.fail_sends(games["id"], 1, status=400)
+        with pytest.raises(discord.HTTPException) as refused:
+            await channel.send("refused")
+        assert (refused.value.status, refused.value.code) == (400, 50035)
+    assert [m.content for m in fake.messages(games["id"])] == ["turn", "lost answer"]
+    for status, created in ((404, False), (400, True)):
+        with pytest.raises(ValueError):
+            fake.fail_sends(games["id"], 1, status=status, created=created)
+    assert fake.violations == []

@@ -242,7 +242,10 @@ def test_a_tokens_table_keeps_an_answer_given_ahead(table: Table) -> None:
     assert send(table, ANA, "new", "tokens", seed=3, fast="yes").ok
     assert send(table, BEN, "join").ok and send(table, CLEO, "join").ok
     start = send(table, ANA, "start")
-    assert start.ok and start.image is not None and set(start.private) == {ANA.user_id, BEN.user_id, CLEO.user_id}
+    assert start.ok and start.image is not None
+    players = {ANA.user_id, BEN.user_id, CLEO.user_id}
+    assert start.private == {}, "each hand comes once, inside the player's secret-pick decision"
+    assert {n.user_id for n in start.opened} == players and all("your hand" in n.text.lower() for n in start.opened)
     assert stored(table).rounds == 2
     state = stored(table)
     for seat, who in enumerate((ANA, BEN, CLEO)):
