@@ -80,9 +80,9 @@ class Console:
 
     def deliver(self) -> None:
         """Take the terminal table's queued messages off the outbox: the terminal has shown them already."""
-        for row in self.table.pending_messages():
-            if row.channel_id == WHERE.channel_id and row.guild_id == WHERE.guild_id and row.id is not None:
-                self.table.message_sent(row.id)
+        rows, _ = self.table.pending_messages()
+        self.table.messages_sent([row.id for row in rows if row.id is not None and row.channel_id == WHERE.channel_id
+                                  and row.guild_id == WHERE.guild_id])
 
     def run(self, who: Who, text: str) -> Outcome:
         """Send one line from a player to the table and print what happened."""

@@ -32,6 +32,7 @@ MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
 MAX_CHOICES = 25
 MAX_BUTTONS = 20
+PENDING_BATCH = 200  # the most outbox rows read at once (Table.pending_messages' default)
 CANNOT_DM = 50007  # Discord's error code for a user whose DMs are closed to the bot
 NO_TABLE_IN_DMS = "Open a table in a server channel or thread: a DM holds no game."
 HOW_TO_OPEN_DMS = ("To get your private prompts by DM, allow direct messages from members of this server (the "
@@ -248,7 +249,7 @@ class Keywood(discord.Client):
             log.exception("command %s %r failed", verb, arg)
             outcome = Outcome(False, "Something went wrong on Keywood's side; nothing was changed.")
         try:
-            failed = await self.sender.flush() if outcome.ok else set()
+            failed = await self.sender.flush(outcome.outbox) if outcome.ok else set()
         except Exception:  # the ticker sends it later; the caller still gets an answer
             log.exception("sending the outbox failed")
             failed = set()
@@ -314,13 +315,23 @@ class Sender:
     def __init__(self, bot: Keywood) -> None:
         self.bot = bot
         self.lock = asyncio.Lock()
+        self.clear_upto: int | None = None  # every message up to this id has been dealt with
 
-    async def flush(self) -> set[str]:
-        """Send every due message in order; returns the channels that failed permanently in this flush."""
+    async def flush(self, fresh: list[OutboxRow] | None = None) -> set[str]:
+        """Send every due message in order; returns the channels that failed permanently in this flush.
+
+        fresh: the rows a command just queued. When every message before them has been sent (the outbox was
+        clear up to the id just before theirs), they are sent without reading the outbox again.
+        """
         async with self.lock:
-            rows = await asyncio.to_thread(self.bot.table.pending_messages)
+            if fresh and self.clear_upto is not None and [r.id for r in fresh] == list(
+                    range(self.clear_upto + 1, self.clear_upto + 1 + len(fresh))):
+                rows, newest = fresh, fresh[-1].id or 0
+            else:
+                rows, newest = await asyncio.to_thread(self.bot.table.pending_messages)
             blocked: set[str] = set()
             failed: set[str] = set()
+            sent: list[int] = []
             moment = discord.utils.utcnow()
             for row in rows:
                 destination = row.recipient or f"#{row.channel_id}"
@@ -329,12 +340,14 @@ class Sender:
                 if _aware(row.next_attempt_at) > moment:
                     blocked.add(destination)  # an earlier message waits for its retry: keep the order
                     continue
-                if not await self._send_one(row, failed):
+                if not await self._send_one(row, failed, sent):
                     blocked.add(destination)
+            await asyncio.to_thread(self.bot.table.messages_sent, sent)
+            self.clear_upto = None if blocked or len(rows) >= PENDING_BATCH else newest
             return failed
 
-    async def _send_one(self, row: OutboxRow, failed: set[str]) -> bool:
-        """Send one queued message and record the result; False when it must be retried later."""
+    async def _send_one(self, row: OutboxRow, failed: set[str], sent: list[int]) -> bool:
+        """Send one queued message and record the result (delivered ones in sent); False to retry it later."""
         assert row.id is not None
         try:
             await self._deliver(row)
@@ -345,7 +358,7 @@ class Sender:
             if permanent and row.recipient is None:
                 failed.add(row.channel_id)
             elif permanent:  # a DM that cannot be delivered is not retried; the channel fallback ran already
-                await asyncio.to_thread(self.bot.table.message_sent, row.id)
+                sent.append(row.id)
                 return True
             log.warning("outbox %s: %s (%s)", row.id, exc, "permanent" if permanent else "will retry")
             await asyncio.to_thread(self.bot.table.message_failed, row.id, _why(exc), permanent=permanent)
@@ -359,7 +372,7 @@ class Sender:
             await asyncio.to_thread(self.bot.table.message_failed, row.id, f"internal error ({type(exc).__name__})",
                                     permanent=True)
             return True
-        await asyncio.to_thread(self.bot.table.message_sent, row.id)
+        sent.append(row.id)
         return True
 
     async def _deliver(self, row: OutboxRow) -> None:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Column, Engine, Index, LargeBinary, UniqueConstraint, event, text
+from sqlalchemy import Column, Engine, Index, LargeBinary, UniqueConstraint, bindparam, event, text
 from sqlalchemy.pool import QueuePool, StaticPool
 from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, insert, select, update
 
@@ -181,6 +181,20 @@ def _sqlite_begin(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+# The statements of every command, built once (building a statement costs more than running it on SQLite).
+_LIVE_GAME = select(GameRow).where(GameRow.guild_id == bindparam("guild"), GameRow.channel_id == bindparam("channel"),
+                                   col(GameRow.status).in_(LIVE))
+_SEATS = select(SeatRow).where(SeatRow.game_id == bindparam("game")).order_by(col(SeatRow.seat))
+_LAST_SEQ = select(func.max(ActionRow.seq)).where(ActionRow.game_id == bindparam("game"))
+_OPEN_PROMPTS = select(PromptRow).where(PromptRow.game_id == bindparam("game"),
+                                        PromptRow.status == "open").order_by(col(PromptRow.id))
+_BUMP = (update(GameRow).where(col(GameRow.id) == bindparam("gid"), col(GameRow.version) == bindparam("expected"))
+         .values(version=bindparam("next"), updated_at=bindparam("at")))
+_SAVE_SNAPSHOT = (update(SnapshotRow).where(col(SnapshotRow.game_id) == bindparam("gid"))
+                  .values(version=bindparam("v"), state=bindparam("text")))
+_ADD_OUTBOX = insert(OutboxRow).returning(col(OutboxRow.id), sort_by_parameter_order=True)
+
+
 class Store:
     """Opens transactions; each Tx offers the queries the table layer needs."""
 
@@ -218,12 +232,8 @@ class Tx:
     # games
     def live_game(self, guild_id: str, channel_id: str) -> GameRow | None:
         """The lobby or running game of a channel, locked for this transaction."""
-        query = select(GameRow).where(
-            GameRow.guild_id == guild_id, GameRow.channel_id == channel_id, col(GameRow.status).in_(LIVE)
-        )
-        if not self.sqlite:
-            query = query.with_for_update()
-        return self.session.exec(query).first()
+        query = _LIVE_GAME if self.sqlite else _LIVE_GAME.with_for_update()
+        return self.session.exec(query, params={"guild": guild_id, "channel": channel_id}).first()
 
     def game(self, game_id: int) -> GameRow | None:
         """A game by id, locked for this transaction."""
@@ -262,11 +272,8 @@ class Tx:
     def bump_version(self, game: GameRow) -> bool:
         """Advance the version if nobody else did (optimistic check); False when the table changed."""
         expected = game.version
-        result = self.session.execute(
-            update(GameRow)
-            .where(col(GameRow.id) == game.id, col(GameRow.version) == expected)
-            .values(version=expected + 1, updated_at=now())
-        )
+        result = self.session.execute(_BUMP, {"gid": game.id, "expected": expected, "next": expected + 1,
+                                              "at": now()})
         if result.rowcount != 1:  # type: ignore[attr-defined]
             return False
         game.version = expected + 1  # the ORM may already have synchronised it; set, never add
@@ -275,7 +282,7 @@ class Tx:
     # seats
     def seats(self, game_id: int) -> list[SeatRow]:
         """A game's seats in clockwise order."""
-        return list(self.session.exec(select(SeatRow).where(SeatRow.game_id == game_id).order_by(col(SeatRow.seat))))
+        return list(self.session.exec(_SEATS, params={"game": game_id}))
 
     def add_seat(self, game_id: int, user_id: str, name: str) -> SeatRow:
         """Seat a player at the next free seat."""
@@ -319,7 +326,7 @@ class Tx:
     def append_action(self, game: GameRow, seat: int, author_id: str, notation: str, summary: str) -> None:
         """Append an accepted action to the log, stamped with the version it applied to."""
         assert game.id is not None
-        last = self.session.exec(select(func.max(ActionRow.seq)).where(ActionRow.game_id == game.id)).one()
+        last = self.session.exec(_LAST_SEQ, params={"game": game.id}).one()
         self.session.add(ActionRow(game_id=game.id, seq=(last or 0) + 1, seat=seat, author_id=author_id,
                                    notation=notation, summary=summary, version=game.version))
 
@@ -336,9 +343,7 @@ class Tx:
     def save_snapshot(self, game_id: int, version: int, state: dict[str, Any]) -> None:
         """Store the current state of a game."""
         text = json.dumps(state, separators=(",", ":"), sort_keys=True)
-        result = self.session.execute(
-            update(SnapshotRow).where(col(SnapshotRow.game_id) == game_id).values(version=version, state=text)
-        )
+        result = self.session.execute(_SAVE_SNAPSHOT, {"gid": game_id, "v": version, "text": text})
         if result.rowcount != 1:  # type: ignore[attr-defined]
             self.session.add(SnapshotRow(game_id=game_id, version=version, state=text))
             self.session.flush()
@@ -346,9 +351,10 @@ class Tx:
     # prompts
     def open_prompts(self, game_id: int, kind: str | None = None) -> list[PromptRow]:
         """A game's open prompts, oldest first."""
-        query = select(PromptRow).where(PromptRow.game_id == game_id, PromptRow.status == "open")
-        if kind:
-            query = query.where(PromptRow.kind == kind)
+        if not kind:
+            return list(self.session.exec(_OPEN_PROMPTS, params={"game": game_id}))
+        query = select(PromptRow).where(PromptRow.game_id == game_id, PromptRow.status == "open",
+                                        PromptRow.kind == kind)
         return list(self.session.exec(query.order_by(col(PromptRow.id))))
 
     def prompt(self, prompt_id: int) -> PromptRow | None:
@@ -371,10 +377,22 @@ class Tx:
         return sorted(self.session.exec(query))
 
     # outbox
-    def add_outbox(self, rows: list[dict[str, Any]]) -> None:
-        """Queue messages (OutboxRow fields as dicts) to send once this transaction commits; one INSERT."""
-        if rows:
-            self.session.execute(insert(OutboxRow), rows)
+    def add_outbox(self, rows: list[dict[str, Any]]) -> list[OutboxRow]:
+        """Queue messages (OutboxRow fields as dicts) to send once this transaction commits, in one INSERT; returns
+        them as rows with their ids."""
+        if not rows:
+            return []
+        ids = self.session.execute(_ADD_OUTBOX, rows).scalars().all()
+        return [OutboxRow.model_construct(id=row_id, **row) for row_id, row in zip(ids, rows, strict=True)]
+
+    def last_outbox_id(self) -> int:
+        """The id of the newest queued message (0 when there is none)."""
+        return int(self.session.exec(select(func.max(OutboxRow.id))).one() or 0)
+
+    def mark_sent(self, row_ids: list[int], moment: datetime) -> None:
+        """Record that these queued messages were delivered."""
+        self.session.execute(update(OutboxRow).where(col(OutboxRow.id).in_(row_ids)).values(status="sent",
+                                                                                            sent_at=moment))
 
     def pending_outbox(self, limit: int = 200) -> list[OutboxRow]:
         """Messages not yet sent, oldest first (due or waiting for a retry)."""

@@ -113,6 +113,7 @@ class Outcome:
     where: Where | None = None
     reply_prompt: int | None = None
     reply_choices: list[str] = field(default_factory=list)
+    outbox: list[OutboxRow] = field(default_factory=list)
 
 
 class TableError(Exception):
@@ -232,7 +233,7 @@ class Table:
             with self.store.transaction() as tx:
                 outcome = handler(tx, command, moment)
                 outcome.where = outcome.where or command.where
-                tx.add_outbox(outbox_rows(outcome))
+                outcome.outbox = tx.add_outbox(outbox_rows(outcome))
         except (TableError, EngineError) as exc:
             return Outcome(False, _error_text(exc), where=command.where)
         return outcome
@@ -887,18 +888,17 @@ class Table:
                        version=game.row.version, where=Where(game.row.guild_id, game.row.channel_id))
 
     # the outbox
-    def pending_messages(self, limit: int = 200) -> list[OutboxRow]:
-        """Queued messages not yet sent, oldest first (the sender keeps order per destination)."""
+    def pending_messages(self, limit: int = 200) -> tuple[list[OutboxRow], int]:
+        """Queued messages not yet sent, oldest first (the sender keeps order per destination), and the newest
+        queued message's id."""
         with self.store.transaction() as tx:
-            return tx.pending_outbox(limit)
+            return tx.pending_outbox(limit), tx.last_outbox_id()
 
-    def message_sent(self, row_id: int, moment: datetime | None = None) -> None:
-        """Record that a queued message was delivered."""
-        with self.store.transaction() as tx:
-            row = tx.outbox_row(row_id)
-            if row is not None:
-                row.status, row.sent_at = "sent", moment or now()
-                tx.save_outbox(row)
+    def messages_sent(self, row_ids: list[int], moment: datetime | None = None) -> None:
+        """Record that queued messages were delivered."""
+        if row_ids:
+            with self.store.transaction() as tx:
+                tx.mark_sent(row_ids, moment or now())
 
     def message_failed(self, row_id: int, error: str, *, permanent: bool, moment: datetime | None = None) -> None:
         """Record a failed delivery: retried later with back-off, or (permanent) given up and reported to the host.
@@ -930,7 +930,8 @@ class Table:
         text = f"Keywood cannot post in <#{row.channel_id}> ({row.last_error}). " + _what_to_fix(row.last_error)
         tx.add_outbox([OutboxRow(game_id=row.game_id, guild_id=row.guild_id, channel_id=row.channel_id,
                                  recipient=game.host_id, kind="notice",
-                                 payload=json.dumps({"text": text, "about": row.channel_id})).model_dump()])
+                                 payload=json.dumps({"text": text, "about": row.channel_id})).model_dump(
+                                     exclude={"id"})])
 
     def dms_closed(self, user_id: str, moment: datetime | None = None) -> bool:
         """Whether a user's DMs were found closed recently (then Keywood does not try them again)."""
