@@ -154,12 +154,14 @@ class OpenInviteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
                     else "This decision has already been made or has closed.")
             await interaction.followup.send(text, ephemeral=True)
             return
-        await interaction.followup.send(clip(decision_text(note.text, note.deadline)), ephemeral=True,
+        deadline = note.deadline if note.default is not None else None
+        await interaction.followup.send(clip(decision_text(note.text, deadline)), ephemeral=True,
                                         view=prompt_view(note.prompt_id, list(note.choices)))
 
 
 def decision_text(text: str, deadline: datetime | None) -> str:
-    """The words of a decision, with its deadline as a Discord timestamp."""
+    """The words of a decision, with its deadline as a Discord timestamp (None: a decision without a default,
+    whose deadline only brings a reminder, is shown without one)."""
     if deadline is None:
         return text
     return f"{text}\nDeadline: {discord.utils.format_dt(deadline, 'R')}."
@@ -424,7 +426,7 @@ class Sender:
         user = await self.bot.find_user(row.recipient)
         if user is None:
             return
-        deadline = datetime.fromisoformat(payload["deadline"]) if payload.get("deadline") else None
+        deadline = datetime.fromisoformat(payload["deadline"]) if payload.get("default") is not None else None
         text = clip(_origin(row) + decision_text(payload["text"], deadline))
         if not await asyncio.to_thread(self.bot.table.dms_closed, row.recipient):
             try:
@@ -433,9 +435,10 @@ class Sender:
             except discord.Forbidden as exc:
                 if exc.code != CANNOT_DM:
                     raise
-        await self._closed(row, user, payload["prompt"], ping=not payload.get("pinged"))
+        await self._closed(row, user, payload["prompt"], ping=not payload.get("pinged"), phrase=payload.get("phrase"))
 
-    async def _closed(self, row: OutboxRow, user: discord.User, prompt: int | None, ping: bool = True) -> None:
+    async def _closed(self, row: OutboxRow, user: discord.User, prompt: int | None, ping: bool = True,
+                      phrase: str | None = None) -> None:
         """A user's DMs are closed: record it, and in the channel open their decision (telling them how, once).
 
         ping is False when the turn message of the same command already pinged them: the opener names them silently.
@@ -446,7 +449,8 @@ class Sender:
         channel = await self.bot.find_channel(row.channel_id)
         if channel is None:
             return
-        lines = [f"<@{user.id}> you have a decision to make in this game (your DMs are closed)."
+        what = f"you are to {phrase}" if phrase else "you have a decision to make"
+        lines = [f"<@{user.id}> {what} in this game; your DMs are closed, so open it here."
                  if prompt is not None else f"<@{user.id}> Keywood cannot DM you."]
         if first:
             lines.append(HOW_TO_OPEN_DMS)

@@ -87,6 +87,7 @@ class PromptNote:
     choices: tuple[str, ...]
     version: int
     default: str | None = None
+    phrase: str = ""
 
 
 @dataclass
@@ -596,8 +597,8 @@ class Table:
         assert row.id is not None and row.seat is not None
         holder = game.user_of(row.seat)
         choices = tuple(self._prompt_choices(game, row.seat))
-        lines = [f"{game.entry.title}: " + " ".join(context)] if context else [f"{game.entry.title}:"]
-        lines.append(f"{holder.name}, you are to {decision.phrase}.")
+        ask = f"{holder.name}, you are to {decision.phrase}."
+        lines = [f"{game.entry.title}: " + " ".join(context), ask] if context else [f"{game.entry.title}: {ask}"]
         if not decision.public_choices:
             lines.append(self._hand_text(game, row.seat))
         if not decision.must:
@@ -607,7 +608,7 @@ class Table:
         if decision.default is not None:
             lines.append(f"If you have not answered by the deadline: {decision.default}.")
         return PromptNote(row.id, game.id, decision.kind, holder.user_id, row.seat, row.deadline, "\n".join(lines),
-                          choices, game.row.version, decision.default)
+                          choices, game.row.version, decision.default, decision.phrase)
 
     def _prompt_choices(self, game: Loaded, seat: int) -> list[str]:
         """A seat's answers as button labels (its legal actions, or those it may give ahead), when few enough."""
@@ -668,7 +669,7 @@ class Table:
         decisions = {(d.seat, d.key): d for d in game.decisions()}
         notes = [self._note(game, p, decisions[(p.seat, p.key)]) for p in game.open_prompts(tx)
                  if p.seat == seat.seat and (p.seat, p.key) in decisions]
-        told = (f"You now hold {leaving}'s seat in the {game.entry.title} game here. "
+        told = (f"You now hold {leaving}'s seat in this {game.entry.title} game. "
                 f"{describe.capitalise(self._waiting(game))}.")
         return Outcome(True, "Seat handed over.", public=[f"{name} takes over {leaving}'s seat."],
                        mention=[leaving_id, user_id], private={user_id: [told, self._hand_text(game, seat.seat)]},
@@ -1046,7 +1047,8 @@ def outbox_rows(outcome: Outcome) -> list[dict[str, Any]]:
     for note in outcome.opened:
         row("decision", note.user_id, {"prompt": note.prompt_id, "text": note.text, "choices": list(note.choices),
                                        "deadline": note.deadline.isoformat(), "default": note.default,
-                                       "kind": note.kind, "pinged": note.user_id in outcome.mention})
+                                       "kind": note.kind, "phrase": note.phrase,
+                                       "pinged": note.user_id in outcome.mention})
     return rows
 
 

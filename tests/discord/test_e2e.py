@@ -243,7 +243,8 @@ async def test_closed_dms_fall_back_to_a_private_opener_in_the_channel(env: Env)
     await env.run("ana", "play", {"action": "play green 1.pig"})
     turn, opener = env.public()[count:]
     check_turn_message(env, turn, "Ana plays a green keyple", mention="ben")
-    assert opener.content == f"<@{env.uid('cleo')}> you have a decision to make in this game (your DMs are closed)."
+    assert opener.content == (f"<@{env.uid('cleo')}> you are to join or decline in this game; your DMs are closed, so "
+                              "open it here.")
     assert env.request_of(opener)["allowed_mentions"]["users"] == [int(env.uid("cleo"))]
     cleo_prompt = next(pid for pid, seat, _, _ in env.prompts() if seat == 2)
     assert opener.custom_ids == [f"kwo:{cleo_prompt}:{env.uid('cleo')}"]

@@ -139,7 +139,7 @@ async def test_fairs_left_to_one_player_are_asked_by_dm_never_in_the_channel(env
     (dm,) = [m for m in decision_dms(env, "cleo") if "hold fairs" in m.content]
     prompt = prompt_of(dm)
     assert dm.custom_ids == [f"kwi:{prompt}:hold spring-2", f"kwi:{prompt}:done"]
-    assert "spring-2" in dm.content and TIMESTAMP.search(dm.content)
+    assert "spring-2" in dm.content and not TIMESTAMP.search(dm.content), "no default: the deadline only reminds"
     assert not any("hold fairs" in m.content for name in ("ana", "ben") for m in sent_dms(env, name))
     count = len(env.public())
     held = await env.click_reply("cleo", button(dm, "hold spring-2"), dm, dm=True)
@@ -168,7 +168,7 @@ async def test_a_kicked_players_stale_answer_is_refused_and_the_seat_follows_its
     assert sorted(str(u) for u in env.request_of(kick)["allowed_mentions"]["users"]) == sorted(
         [env.uid("ben"), env.uid("zed")])
     told, invited = sent_dms(env, "zed")[zed_dms:]
-    assert "You now hold Ben's seat in the Keyper game here. Waiting for Zed to join or decline." in told.content
+    assert "You now hold Ben's seat in this Keyper game. Waiting for Zed to join or decline." in told.content
     assert "Zed, your fair tiles: spring-3, summer-6, autumn-4" in told.content and told.custom_ids == []
     assert "Zed, you are to join or decline." in invited.content and TIMESTAMP.search(invited.content)
     prompt = prompt_of(invited)
@@ -351,7 +351,8 @@ async def test_messages_committed_before_a_crash_are_sent_once_after_the_restart
     turn, opener = env.public()[count:]
     assert "Waiting for Ben to join or decline." in turn.content and turn.files[0].data.startswith(PNG_MAGIC)
     assert MENTION.findall(turn.content) == [env.uid("ben")]
-    assert opener.content.startswith(f"<@{env.uid('cleo')}> you have a decision to make in this game")
+    assert opener.content.startswith(f"<@{env.uid('cleo')}> you are to join or decline in this game; your DMs are "
+                                     "closed, so open it here.")
     assert opener.custom_ids == [f"kwo:{prompt_of(opener)}:{env.uid('cleo')}"]
     (invitation,) = sent_dms(env, "ben")[ben_dms:]
     assert invitation.custom_ids and all(c.startswith("kwi:") for c in invitation.custom_ids)
@@ -480,8 +481,8 @@ async def test_closed_dms_are_tried_once_then_each_decision_is_opened_once_in_th
     openers = [m for m in channel if any(c.startswith("kwo:") for c in m.custom_ids)]
     invitations = [pid for pid, seat, _, _ in env.prompts("reaction") if seat == 2]
     assert len(invitations) == 3 and [prompt_of(m) for m in openers] == invitations
-    assert all(m.content == f"<@{env.uid('cleo')}> you have a decision to make in this game (your DMs are closed)."
-               for m in openers)
+    assert all(m.content == f"<@{env.uid('cleo')}> you are to join or decline in this game; your DMs are closed, "
+                            "so open it here." for m in openers)
     # and one ping in the turn messages per decision of hers that fell due (a key the engine names once)
     due = {d.key for s in states[1:] for d in GAME.decisions(s) if d.seat == 2 and d.must}
     assert len(due) >= 6 and pings(env, "cleo", [m for m in channel if m not in [*openers, hint]]) == len(due)
