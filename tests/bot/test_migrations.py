@@ -333,3 +333,27 @@ def test_a_database_of_something_else_is_refused(tmp_path: Path, engines: list[E
         upgrade(open_engine(engines, path))
     assert dump(path) == before
     assert files(tmp_path) == {"other.db"}
+
+
+def test_the_keywood_command_upgrades_on_start_and_refuses_a_newer_database(tmp_path: Path) -> None:
+    """`keywood play` on the ff0c4a6 database upgrades it (with a backup) and resumes nothing broken; on a database
+    stamped by a newer Keywood it stops with the message and exit code 2, leaving the file as it was."""
+    from tests.bot.helpers import keywood
+
+    old = tmp_path / "old.db"
+    shutil.copy(FIXTURE, old)
+    script = tmp_path / "moves.txt"
+    script.write_text("Ana: board\n", encoding="utf-8")
+    upgraded = keywood("play", "--db", str(old), "--script", str(script), "--no-images")
+    assert upgraded.returncode == 0, upgraded.stderr
+    assert list(tmp_path.glob("old.db.backup-pre-alembic-*"))
+    con = sqlite3.connect(old)
+    assert con.execute("SELECT version_num FROM alembic_version").fetchall() == [(migrate.HEAD,)]
+    con.execute("UPDATE alembic_version SET version_num = 'ffffffffffff'")
+    con.commit()
+    before = "\n".join(con.iterdump())
+    refused = keywood("play", "--db", str(old), "--no-images")
+    assert refused.returncode == 2
+    assert "newer Keywood" in refused.stderr and "'ffffffffffff'" in refused.stderr, refused.stderr
+    assert "\n".join(con.iterdump()) == before, "nothing was written"
+    con.close()
