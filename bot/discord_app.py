@@ -237,10 +237,12 @@ class Keywood(discord.Client):
         await self.wait_until_ready()
 
     async def handle(self, interaction: discord.Interaction[Any], verb: str, arg: str = "", *,
-                     options: dict[str, Any] | None = None, where: Where | None = None, **command: Any) -> Outcome:
+                     options: dict[str, Any] | None = None, where: Where | None = None,
+                     dm_check: bool = False, **command: Any) -> Outcome:
         """Defer, hand the command to the table in a worker thread, send the outbox, then reply privately.
 
-        The private reply comes last, so the caller's "thinking..." ends once everything is posted.
+        The private reply comes last, so the caller's "thinking..." ends once everything is done; with dm_check
+        (a seat was taken) Keywood first sees whether it can DM the player, and says so after the reply if not.
         """
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -261,8 +263,16 @@ class Keywood(discord.Client):
         view: Any = discord.utils.MISSING
         if outcome.reply_prompt is not None and outcome.reply_choices:
             view = prompt_view(outcome.reply_prompt, outcome.reply_choices)
+        dms_open = await self._dms_open(interaction) if dm_check and outcome.ok else True
         await interaction.followup.send(clip(reply), ephemeral=True, file=self._image(outcome), view=view)
+        if not dms_open:
+            await interaction.followup.send(f"Your DMs are closed. {HOW_TO_OPEN_DMS}", ephemeral=True)
         return outcome
+
+    async def _dms_open(self, interaction: discord.Interaction[Any]) -> bool:
+        """After a seat was taken: DM the player once to see (and record) whether private prompts can reach them."""
+        seated = "You are seated; decisions you make outside your turn (and your private view) will come here."
+        return await self.check_dms(interaction.user, seated)
 
     @staticmethod
     def _image(outcome: Outcome) -> Any:
@@ -514,7 +524,7 @@ def register_commands(bot: Keywood) -> None:
 
     @tree.command(name="join", description="Take a seat at this channel's table")
     async def join(interaction: discord.Interaction[Any]) -> None:
-        await _check_dms(bot, interaction, await bot.handle(interaction, "join"))
+        await bot.handle(interaction, "join", dm_check=True)
 
     for verb, text in (("leave", "Leave the table before the game starts"), ("start", "Start the game (host)"),
                        ("board", "Show the table"), ("hand", "Your private view: fairs, tiles, choices"),
@@ -576,15 +586,6 @@ def register_commands(bot: Keywood) -> None:
         await bot.handle(interaction, "settings", options=options)
 
 
-async def _check_dms(bot: Keywood, interaction: discord.Interaction[Any], outcome: Outcome) -> None:
-    """After taking a seat: see whether Keywood can DM the player, and tell them privately if not."""
-    if not outcome.ok:
-        return
-    seated = "You are seated; decisions you make outside your turn (and your private view) will come here."
-    if not await bot.check_dms(interaction.user, seated):
-        await interaction.followup.send(f"Your DMs are closed. {HOW_TO_OPEN_DMS}", ephemeral=True)
-
-
 def _simple(tree: app_commands.CommandTree[Any], bot: Keywood, verb: str, description: str) -> None:
     """A slash command with no arguments that maps straight to a table verb."""
 
@@ -618,10 +619,9 @@ def new_command(bot: Keywood) -> app_commands.Command[Any, Any, None]:
             created = await interaction.channel.create_thread(name=f"{title} table",
                                                               type=discord.ChannelType.public_thread)
             where = Where(where.guild_id, str(created.id))
-        outcome = await bot.handle(interaction, "new", game or "", options=options, where=where)
+        outcome = await bot.handle(interaction, "new", game or "", options=options, where=where, dm_check=True)
         if created is not None and not outcome.ok:
             await created.delete()  # the table refused: leave no empty thread behind
-        await _check_dms(bot, interaction, outcome)
 
     new.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     described = app_commands.describe(game="Which game (default: the first listed)",

@@ -65,11 +65,11 @@ async def test_a_short_game_with_slash_commands_buttons_and_autocomplete(env: En
     # the lobby: routine messages, a DM check at every seat taken
     new = await env.run("ana", "new", {"seed": SEED})
     assert new.ephemeral and new.content == "Table opened."
-    await env.fake.wait_for(lambda: env.dms("ana"))
+    await env.fake.wait_for(lambda: env.dms("ana") and env.dms_noted("ana"))
     for count, name in enumerate(("ben", "cleo"), start=2):
         joined = await env.run(name, "join")
         assert joined.ephemeral and joined.content == "You are seated."
-        await env.fake.wait_for(lambda name=name: env.dms(name))
+        await env.fake.wait_for(lambda name=name: env.dms(name) and env.dms_noted(name))
         assert "decisions you make outside your turn" in env.dms(name)[0].content
         check_routine(env, env.public()[-1], f"joins the table ({count} seated)")
     check_routine(env, env.public()[0], "Ana opened a Keyper table")
