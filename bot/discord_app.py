@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import tasks
 
-from bot import games, rules
+from bot import games
 from bot.games import Option
 from bot.store import OutboxRow
 from bot.table import Command, Outcome, Table, Where, Who
@@ -559,8 +559,8 @@ def register_commands(bot: Keywood) -> None:
 
     @rules_command.autocomplete("topic")
     async def rule_topics(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        game = await asyncio.to_thread(bot.table.game_at, where_of(interaction))
-        titles = [t for t in rules.topics(game) if current.lower() in t.lower()]
+        known = await asyncio.to_thread(bot.table.topics, where_of(interaction))
+        titles = [t for t in known if current.lower() in t.lower()]
         return [app_commands.Choice(name=t[:100], value=t[:100]) for t in titles[:MAX_CHOICES]]
 
     @tree.command(name="games", description="The games Keywood can referee, with their options")

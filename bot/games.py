@@ -81,10 +81,19 @@ def _read_int(option: Option, value: Any) -> int:
 
 @dataclass(frozen=True)
 class Texts:
-    """How a game's views read as chat text: the public table, and one seat's private hand."""
+    """How a game's views read as chat text.
+
+    board: the public table; hand: one seat's private view. Optional: choices, a readable summary of a seat's
+    choices when they are too many to list (the seat's view, the seat, the legal actions' notations); lookup, a
+    component (tile, card...) described by name, for `rules NAME` (None when the name is no component); names,
+    the component names lookup knows, for autocomplete.
+    """
 
     board: Callable[[JSON], str]
     hand: Callable[[JSON, int], str]
+    choices: Callable[[JSON, int, list[str]], str] | None = None
+    lookup: Callable[[str], str | None] | None = None
+    names: Callable[[], list[str]] | None = None
 
 
 @dataclass(frozen=True)

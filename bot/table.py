@@ -747,11 +747,24 @@ class Table:
 
         row = tx.live_game(cmd.where.guild_id, cmd.where.channel_id)
         entry = games.get(row.game) if row else games.default()
-        found = rules.lookup(entry.id, cmd.arg)
+        topic = cmd.arg.strip()
+        if not topic:
+            return Outcome(True, f"{entry.title} rules topics: " + "; ".join(rules.topics(entry.id)) + ".")
+        component = entry.texts.lookup(topic) if entry.texts.lookup else None
+        if component is not None:
+            return Outcome(True, component)
+        found = rules.lookup(entry.id, topic)
         if not found:
             examples = ", ".join(rules.topics(entry.id)[:3])
-            raise TableError(f"No {entry.title} rule section matches '{cmd.arg}'. Try a topic like {examples}.")
+            raise TableError(f"No {entry.title} rule section matches '{topic}'. Try a topic like {examples}.")
         return Outcome(True, rules.format_section(found[0]))
+
+    def topics(self, where: Where) -> list[str]:
+        """What `rules` knows in a channel's game: its rules sections, then its components by name."""
+        from bot import rules
+
+        entry = games.get(self.game_at(where))
+        return rules.topics(entry.id) + (entry.texts.names() if entry.texts.names else [])
 
     def _check(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """Say whether an action would be legal now and what it would do, without doing it."""
