@@ -21,6 +21,7 @@ from bot import describe, games
 from bot.games import GameEntry, OptionError
 from bot.store import GameRow, OutboxRow, PromptRow, SeatRow, Store, Tx, now
 from engine.core import (
+    REACTION,
     TURN,
     AmbiguousAction,
     Decision,
@@ -36,6 +37,7 @@ from engine.core import (
 LOG_LINES = 15
 MAX_CHOICES = 20
 TIMEOUT_AUTHOR = "timeout"
+REPEAT = re.compile(r"^(?P<action>.*\S)\s+[x×](?P<times>\d+)$", re.IGNORECASE)
 MAX_BACKOFF_SECONDS = 600
 DM_RETRY = timedelta(hours=24)  # a user whose DMs were refused is not tried again for this long
 
@@ -137,6 +139,7 @@ class Loaded:
     _prompts: list[PromptRow] | None = field(default=None, repr=False)
     _decisions: tuple[Any, list[Decision]] | None = field(default=None, repr=False)
     _options: tuple[str, dict[str, Any]] | None = field(default=None, repr=False)
+    _legal: dict[int, list[Any]] = field(default_factory=dict, repr=False)
 
     def open_prompts(self, tx: Tx) -> list[PromptRow]:
         """The game's open decisions as stored, read once per command (rows opened since are added to it)."""
@@ -153,7 +156,15 @@ class Loaded:
         """The engine's open decisions for the current state (asked once per state)."""
         if self._decisions is None or self._decisions[0] is not self.state:
             self._decisions = (self.state, self.engine.decisions(self.state))
+            self._legal = {}
         return self._decisions[1]
+
+    def legal(self, seat: int) -> list[Any]:
+        """A seat's legal actions in the current state (asked once per state and seat)."""
+        self.decisions()
+        if seat not in self._legal:
+            self._legal[seat] = self.engine.legal_actions(self.state, seat)
+        return self._legal[seat]
 
     @property
     def engine(self) -> Game[Any, Any]:
@@ -328,7 +339,9 @@ class Table:
         if not tx.bump_version(row):
             raise TableChanged("The table changed while starting; try again.")
         game = Loaded(row, seats, entry, state)
-        outcome = self._after_change(tx, game, moment, [f"The {entry.title} game starts (seed {row.seed})."])
+        started: list[Event | str] = [f"The {entry.title} game starts (seed {row.seed})."]
+        started += self._settle(tx, game)
+        outcome = self._after_change(tx, game, moment, started)
         shown = {d.seat for d in game.decisions() if not d.public_choices}  # their decision message has the hand
         for seat in range(len(seats)):
             if seat not in shown:
@@ -412,13 +425,18 @@ class Table:
 
     def _play_as(self, tx: Tx, game: Loaded, seat: int, cmd: Command, moment: datetime) -> Outcome:
         """Apply the command's action for a seat, or keep it as an early answer to a decision not yet due."""
-        action = game.engine.parse(game.state, seat, cmd.arg)
+        action, times = self._parse_repeated(game, seat, cmd.arg)
         if seat not in game.engine.to_act(game.state) and action in game.engine.pending_answers(game.state, seat):
             return self._record_answer(tx, game, seat, action, cmd.who.user_id)
         events = self._apply(tx, game, seat, cmd.who.user_id, action)
-        events += self._apply_queued(tx, game)
+        for done in range(1, times):  # `take pig x3`: the same small action again, while it stays legal
+            if seat not in game.engine.to_act(game.state) or action not in game.legal(seat):
+                raise TableError(f"'{game.engine.format(action)}' could be done only {done} of {times} times; "
+                                 "nothing was changed.")
+            events += self._apply(tx, game, seat, cmd.who.user_id, action)
+        events += self._settle(tx, game)
         outcome = self._after_change(tx, game, moment, events)
-        outcome.reply = f"Done: {game.engine.format(action)}."
+        outcome.reply = f"Done: {game.engine.format(action)}" + (f" ×{times}." if times > 1 else ".")
         return outcome
 
     def _apply(self, tx: Tx, game: Loaded, seat: int, author: str, action: Any) -> list[Event]:
@@ -446,6 +464,25 @@ class Table:
         waiting = self._waiting(game)
         return Outcome(True, f"Answer kept: '{prompt.answer}'. It counts once the players before you have decided "
                              f"({waiting}).", game_id=game.id, version=game.row.version)
+
+    @staticmethod
+    def _parse_repeated(game: Loaded, seat: int, text: str) -> tuple[Any, int]:
+        """The action a command names and how many times in a row: 'take pig x3' is 'take pig' three times when
+        the whole text is not itself an action (a game's own notation may end in a count, like 'laydown 1.clay x2').
+
+        Raises the engine's error for the whole text when neither reading works.
+        """
+        try:
+            return game.engine.parse(game.state, seat, text), 1
+        except EngineError:
+            base, times = _repeats(text)
+            if times == 1:
+                raise
+            return game.engine.parse(game.state, seat, base), times
+
+    def _settle(self, tx: Tx, game: Loaded) -> list[Event]:
+        """Apply what needs nobody now: kept and timed-out answers whose turn has come."""
+        return self._apply_queued(tx, game)
 
     def _apply_queued(self, tx: Tx, game: Loaded) -> list[Event]:
         """Apply kept and timed-out answers of seats whose turn to answer has come, in the engine's order."""
@@ -477,7 +514,7 @@ class Table:
         """Whether a prompt's decision is still one of the engine's open decisions."""
         return any(d.seat == prompt.seat and d.key == prompt.key for d in game.decisions())
 
-    def _after_change(self, tx: Tx, game: Loaded, moment: datetime, events: list[Event] | list[str]) -> Outcome:
+    def _after_change(self, tx: Tx, game: Loaded, moment: datetime, events: Sequence[Event | str]) -> Outcome:
         """Sync decisions, finish a game that ended, and say what to post and send for the new state."""
         version, state = game.row.version, game.state
         tx.after_commit.append(lambda: self._remember(game.id, version, state))
@@ -504,6 +541,7 @@ class Table:
         """Mark a game finished, close its decisions and put the final scoreboard (and its image) in the outcome."""
         tx.set_status(game.row, "finished")
         outcome.closed += self._close_prompts(tx, game.id)
+        outcome.mention = [seat.user_id for seat in game.seats]
         final = game.engine.score(game.state, None)
         outcome.public.append(game.rename(describe.scoreboard(final)))
         scoreboard = game.entry.render_scoreboard if self.images else None
@@ -601,6 +639,8 @@ class Table:
         lines = [f"{game.entry.title}: " + " ".join(context), ask] if context else [f"{game.entry.title}: {ask}"]
         if not decision.public_choices:
             lines.append(self._hand_text(game, row.seat))
+        if decision.kind == REACTION:
+            lines += self._what_each_does(game, row.seat, choices)
         if not decision.must:
             lines.append(f"You may answer now; it counts once it is your turn to answer ({self._waiting(game)}).")
         if not choices:
@@ -610,9 +650,29 @@ class Table:
         return PromptNote(row.id, game.id, decision.kind, holder.user_id, row.seat, row.deadline, "\n".join(lines),
                           choices, game.row.version, decision.default, decision.phrase)
 
+    @staticmethod
+    def _what_each_does(game: Loaded, seat: int, choices: tuple[str, ...]) -> list[str]:
+        """For a reaction: what each answer would do, as `check` says it (for an invitee not asked yet: once those
+        before them have taken their decision's default)."""
+        state = game.state
+        for _ in range(len(game.seats)):
+            due = game.engine.decisions(state)
+            if seat in game.engine.to_act(state) or not due or not due[0].must or due[0].default is None:
+                break
+            state, _events = game.engine.apply(state, due[0].seat, game.engine.parse(state, due[0].seat,
+                                                                                     due[0].default))
+        if seat not in game.engine.to_act(state):
+            return []
+        lines = []
+        for choice in choices:
+            verdict = game.engine.check(state, seat, game.engine.parse(state, seat, choice))
+            if verdict.legal and verdict.outcome:
+                lines.append(f"• {choice}: " + game.rename(" ".join(verdict.outcome)))
+        return lines
+
     def _prompt_choices(self, game: Loaded, seat: int) -> list[str]:
         """A seat's answers as button labels (its legal actions, or those it may give ahead), when few enough."""
-        options = game.engine.legal_actions(game.state, seat) or game.engine.pending_answers(game.state, seat)
+        options = game.legal(seat) or game.engine.pending_answers(game.state, seat)
         texts = [game.engine.format(a) for a in options]
         return texts if 0 < len(texts) <= MAX_CHOICES else []
 
@@ -784,20 +844,22 @@ class Table:
         game = self._require_running(tx, cmd)
         seat = self._require_seat(game, cmd)
         rows = tx.actions(game.id)
-        if not rows or rows[-1].seat != seat or rows[-1].author_id == TIMEOUT_AUTHOR:
+        kept, taken = rows[:-1], rows[-1:]
+        if not taken or taken[0].seat != seat or taken[0].author_id == TIMEOUT_AUTHOR:
             raise TableError("You can only take back your own last action, and only before anyone else acts.")
         if seat not in game.engine.to_act(game.state):
             raise TableError("Play has passed to another player; that action stands.")
-        before = replay(game.engine, self._playout(game, rows[:-1]))
+        before = replay(game.engine, self._playout(game, kept))
         if game.engine.is_undo_barrier(before, game.state):
             raise TableError("That action drew something at random or revealed something hidden; it cannot be "
                              "undone.")
-        tx.mark_undone(rows[-1])
+        for row in taken:
+            tx.mark_undone(row)
         tx.save_snapshot(game.id, game.row.version + 1, game.engine.to_json(before))
         if not tx.bump_version(game.row):
             raise TableChanged("The table changed while undoing; nothing was changed.")
         game.state = before
-        outcome = self._after_change(tx, game, moment, [f"{cmd.who.name} takes back '{rows[-1].notation}'."])
+        outcome = self._after_change(tx, game, moment, [f"{cmd.who.name} takes back '{taken[0].notation}'."])
         outcome.reply = "Undone."
         return outcome
 
@@ -876,7 +938,7 @@ class Table:
                 prompt.answer, payload["timed_out"] = payload["default"], True
                 prompt.payload = json.dumps(payload)
                 tx.save_prompt(prompt)
-        events = self._apply_queued(tx, game) if defaults else []
+        events = self._settle(tx, game) if defaults else []
         if events:
             outcomes.append(self._after_change(tx, game, moment, events))
         reminded = self._remind(tx, game, [p for p in overdue if p not in defaults], moment)
@@ -1075,6 +1137,17 @@ def _what_to_fix(error: str) -> str:
     else:
         fix = "That message was skipped; if it happens again, please report it to whoever runs Keywood."
     return fix + " The game goes on: its players can still use /board and /hand."
+
+
+def _repeats(text: str) -> tuple[str, int]:
+    """'take pig x3' -> ('take pig', 3); text without a repeat count -> (text, 1); raises TableError past 20."""
+    match = REPEAT.match(text.strip())
+    if match is None:
+        return text, 1
+    times = int(match["times"])
+    if not 1 <= times <= 20:
+        raise TableError(f"A repeat count is from 1 to 20, not {times}.")
+    return match["action"], times
 
 
 def _reusable(prompt: PromptRow, decision: Decision) -> bool:

@@ -50,7 +50,7 @@ def test_a_full_three_player_game_through_the_table(started: Started) -> None:
     assert last.ok and last.game_id == started.game_id
     score = next(line for line in last.public if line.startswith("Final score:"))
     assert all(name in score for name in ("Ana", "Ben", "Cleo"))
-    assert last.mention == [] and last.opened == []
+    assert last.mention == [p.user_id for p in started.players] and last.opened == [], "the game end pings every player"
     assert all(status != "open" for _, _, _, status, _ in prompts(started.table, started.game_id))
     rows = log_rows(started.table, started.game_id)
     assert sent - kept <= len(rows) <= sent
