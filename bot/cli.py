@@ -8,10 +8,13 @@ import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot import games, migrate
 from engine.core import Rng
+
+if TYPE_CHECKING:
+    from bot.store import Store
 
 DEFAULT_DB = "keywood.db"
 
@@ -56,14 +59,60 @@ def token(config: dict[str, Any]) -> str:
     return str(config.get("token") or os.environ.get(str(config.get("token_env", "KEYWOOD_TOKEN")), ""))
 
 
-def check_games(url: str, game_ids: list[int] | None, write: bool, out: TextIO = sys.stdout) -> int:
-    """Replay stored games from their logs and report each; 1 if any differs or fails."""
+class Refused(Exception):
+    """A command the CLI refuses before doing anything: the message is one line for the person; exit code 2."""
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database URL; None for another database or an in-memory one."""
+    for prefix in ("sqlite:///", "sqlite+pysqlite:///"):
+        if url.startswith(prefix):
+            rest = url[len(prefix):].split("?")[0]
+            return None if rest in ("", ":memory:") else Path(rest)
+    return None
+
+
+def open_store(url: str, *, must_exist: bool = False) -> Store:
+    """Open (and upgrade) the database at a URL; raises Refused, having created nothing, when it cannot be opened.
+
+    must_exist: the file must be there already (replay and patch read a database, they never start one).
+    """
+    from sqlalchemy.exc import DBAPIError
+
     from bot.store import Store
+
+    path = sqlite_file(url)
+    if path is not None:
+        if not path.parent.is_dir():
+            raise Refused(f"cannot open the database at {path}: no such folder ({path.parent})")
+        if path.is_dir():
+            raise Refused(f"cannot open the database at {path}: it is a folder")
+        if must_exist and not path.exists():
+            raise Refused(f"no database at {path} (there is no such file; `keywood play --db {path}` starts one)")
+    try:
+        return Store(url)
+    except DBAPIError as exc:
+        raise Refused(f"cannot open the database at {path or url}: {exc.orig}") from None
+
+
+def check_games(url: str, game_ids: list[int] | None, write: bool, out: TextIO = sys.stdout) -> int:
+    """Replay stored games from their logs and report each; 1 if any differs or fails.
+
+    Raises Refused, having replayed none, when a named game is not stored or never started.
+    """
     from bot.table import Table
 
-    table = Table(Store(url))
+    table = Table(open_store(url, must_exist=True))
+    stored = table.game_ids()
+    missing = [game_id for game_id in game_ids or [] if game_id not in stored]
+    if missing:
+        known = f"stored games: {', '.join(map(str, stored))}" if stored else "it holds no started game"
+        raise Refused(f"no game {', '.join(map(str, missing))} in {sqlite_file(url) or url} ({known}); "
+                      "nothing was replayed")
+    if not stored:
+        print("No started game is stored; nothing to replay.", file=out)
     bad = 0
-    for game_id in game_ids if game_ids is not None else table.game_ids():
+    for game_id in game_ids or stored:
         status, detail = table.verify(game_id, write=write)
         print(f"game {game_id}: {status} — {detail}", file=out)
         bad += status in ("differs", "fails")
@@ -77,12 +126,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command")
     game_ids = [entry.id for entry in games.all_games()]
     play = sub.add_parser("play", help="a hot-seat game in the terminal")
-    play.add_argument("--game", choices=game_ids, default=game_ids[0], help="which game (for a new table)")
-    play.add_argument("--players", type=int, default=3, choices=[2, 3, 4])
-    play.add_argument("--names", nargs="+", help="player names, in seat order")
+    play.add_argument("--game", choices=game_ids, help=f"which game, for a new table (default {game_ids[0]})")
+    play.add_argument("--players", type=int, help="how many players, for a new table (default 3; --names sets it)")
+    play.add_argument("--names", nargs="+", help="player names, in seat order (they set the number of players)")
     play.add_argument("--db", help="database file or URL (default: config's database_url or keywood.db)")
     play.add_argument("--seed", type=int)
-    play.add_argument("--script", help="a file of 'SEAT: COMMAND' lines to play instead of the keyboard")
+    play.add_argument("--script", help="a file of 'SEAT: COMMAND' lines to play instead of the keyboard "
+                                       "(SEAT: a name, or a seat number from 1)")
+    play.add_argument("--keep-going", action="store_true",
+                      help="with --script: play on past a refused line (exit code 1 at the end)")
     play.add_argument("--images", default="keywood-images", help="folder for the board image after every turn")
     play.add_argument("--no-images", action="store_true", help="do not write board images")
     run_demo = sub.add_parser("demo", help="watch a seeded random game")
@@ -92,7 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rep = sub.add_parser("replay", help="replay one stored game's log and compare it with its stored state")
     rep.add_argument("game", type=int)
     rep.add_argument("--db")
-    patch = sub.add_parser("patch", help="replay every stored game (after a rules fix); list those that changed")
+    patch = sub.add_parser("patch", help="replay stored games (after a rules fix); list those that changed")
+    patch.add_argument("game", type=int, nargs="*", help="the games to replay (default: every started game)")
     patch.add_argument("--db")
     patch.add_argument("--write", action="store_true", help="store the replayed state of games that differ")
     sub.add_parser("run", help="run the Discord bot (needs a token)")
@@ -101,6 +154,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _dispatch(args, load_config(args.config))
     except (migrate.SchemaTooNew, migrate.NotKeywoodDatabase) as exc:
         print(exc, file=sys.stderr)
+        return 2
+    except Refused as exc:
+        print(f"keywood {args.command or 'play'}: {exc}", file=sys.stderr)
         return 2
 
 
@@ -111,7 +167,7 @@ def _dispatch(args: argparse.Namespace, config: dict[str, Any]) -> int:
     if args.command == "replay":
         return check_games(database_url(config, args.db), [args.game], False)
     if args.command == "patch":
-        return check_games(database_url(config, args.db), None, args.write)
+        return check_games(database_url(config, args.db), args.game or None, args.write)
     if args.command == "run" or (args.command is None and token(config)):
         return run_bot(config, args.config)
     return _play(config, args)
@@ -128,33 +184,60 @@ def run_bot(config: dict[str, Any], path: str) -> int:
     import asyncio
     import logging
 
-    from bot.discord_app import BotConfig, serve
-    from bot.store import Store
+    from bot.discord_app import BotConfig, TokenRefused, serve
     from bot.table import Table
 
     secret = token(config)
+    env = config.get("token_env", "KEYWOOD_TOKEN")
     if not secret:
-        print(NO_TOKEN.format(path=path, env=config.get("token_env", "KEYWOOD_TOKEN")))
+        print(NO_TOKEN.format(path=path, env=env))
         return 1
     logging.basicConfig(level=str(config.get("log_level", "INFO")))
     minutes = config.get("decision_minutes", config.get("joiner_deadline_minutes", 720))  # the old name still works
-    table = Table(Store(database_url(config, None)), decision_minutes=int(minutes),
+    table = Table(open_store(database_url(config, None)), decision_minutes=int(minutes),
                   reminder_hours=int(config.get("turn_reminder_hours", 24)))
     guilds = [int(g) for g in config.get("dev_guild_ids", [])]
-    asyncio.run(serve(table, BotConfig(secret, guilds, float(config.get("tick_seconds", 30)))))
+    try:
+        asyncio.run(serve(table, BotConfig(secret, guilds, float(config.get("tick_seconds", 30)))))
+    except TokenRefused:
+        source = path if config.get("token") else f"${env}"
+        print(f"Discord refused the token from {source}: check {path} or ${env} (the Developer Portal's Bot page "
+              "can reset it).", file=sys.stderr)
+        return 1
     return 0
 
 
 def _play(config: dict[str, Any], args: argparse.Namespace) -> int:
-    """Start or resume the terminal game."""
+    """Start or resume the terminal game; raises Refused, having stored nothing, on bad names, counts, script or
+    database."""
     from bot import console
 
-    players = getattr(args, "players", 3)
-    names = getattr(args, "names", None) or list(console.NAMES[:players])
-    db = database_url(config, getattr(args, "db", None))
+    typed = {name: getattr(args, name, None) for name in ("players", "names", "seed", "game")}
+    entry = games.get(typed["game"]) if typed["game"] else games.default()
+    try:
+        names = console.lineup(entry, typed["players"], typed["names"])
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    script = _read_script(getattr(args, "script", None))
+    store = open_store(database_url(config, getattr(args, "db", None)))
     images = None if getattr(args, "no_images", False) else getattr(args, "images", "keywood-images")
-    return console.main(db, names, getattr(args, "seed", None), getattr(args, "script", None), images=images,
-                        game=getattr(args, "game", None))
+    request = console.Request(names, typed["seed"], entry.id,
+                              frozenset(name for name, value in typed.items() if value is not None))
+    try:
+        return console.main(store, request, script, images=images, keep_going=getattr(args, "keep_going", False))
+    finally:
+        store.close()
+
+
+def _read_script(path: str | None) -> list[str] | None:
+    """The lines of a --script file; raises Refused when it cannot be read."""
+    if path is None:
+        return None
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise Refused(f"cannot read the script {path}: {reason.lower()}") from None
 
 
 if __name__ == "__main__":

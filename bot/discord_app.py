@@ -7,6 +7,7 @@ worker thread, so the event loop never blocks and Discord's 3-second deadline is
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import io
 import json
@@ -35,9 +36,15 @@ MAX_BUTTONS = 20
 PENDING_BATCH = 200  # the most outbox rows read at once (Table.pending_messages' default)
 CANNOT_DM = 50007  # Discord's error code for a user whose DMs are closed to the bot
 NO_TABLE_IN_DMS = "Open a table in a server channel or thread: a DM holds no game."
+NO_THREAD = ("Keywood cannot open a thread here: it needs the Create Public Threads and Send Messages in Threads "
+             "permissions in this channel. Ask a server admin, or run /new without thread to play in this channel.")
 HOW_TO_OPEN_DMS = ("To get your private prompts by DM, allow direct messages from members of this server (the "
                    "server's name → Privacy Settings → Direct Messages). Until then they appear here, behind a "
                    "button only you can open; /hand shows your private view at any time.")
+
+
+class TokenRefused(Exception):
+    """Discord refused the bot token: nothing to retry, whoever runs Keywood must fix the configuration."""
 
 
 @dataclass
@@ -160,11 +167,17 @@ class OpenInviteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
 
 
 def decision_text(text: str, deadline: datetime | None) -> str:
-    """The words of a decision, with its deadline as a Discord timestamp (None: a decision without a default,
-    whose deadline only brings a reminder, is shown without one)."""
+    """The words of a decision, with its deadline (None: a decision without a default, whose deadline only brings
+    a reminder, is shown without one)."""
     if deadline is None:
         return text
-    return f"{text}\nDeadline: {discord.utils.format_dt(deadline, 'R')}."
+    return f"{text}\nDeadline: {when(deadline)}."
+
+
+def when(moment: datetime) -> str:
+    """A moment as Discord shows it to each reader: the date and time in their own time zone, then how far off it
+    is ('in 12 hours'), both kept up to date by their client."""
+    return f"{discord.utils.format_dt(moment, 'f')} ({discord.utils.format_dt(moment, 'R')})"
 
 
 def prompt_view(prompt_id: int, choices: list[str]) -> Any:
@@ -198,21 +211,59 @@ class Keywood(discord.Client):
         super().__init__(intents=discord.Intents.default(), **options)
         self.table = table
         self.config = config
-        self.tree = app_commands.CommandTree(self)
+        # Keywood is installed to servers; a command is usable in servers and in a DM with the bot unless it is
+        # one of the table's (register_commands makes those server-only)
+        self.tree = app_commands.CommandTree(
+            self, allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=False))
         self.sender = Sender(self)
         register_commands(self)
 
     async def setup_hook(self) -> None:
-        """Register the dynamic buttons, sync the slash commands, start the ticker."""
+        """Register the dynamic buttons, sync the slash commands if they changed, start the ticker."""
         self.add_dynamic_items(ActionButton, InviteButton, OpenInviteButton)
         for guild_id in self.config.dev_guild_ids:
             guild = discord.Object(id=guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            await self.sync_commands(guild)
         if not self.config.dev_guild_ids:
-            await self.tree.sync()
+            await self.sync_commands(None)
         self.ticker.change_interval(seconds=self.config.tick_seconds)
         self.ticker.start()
+
+    async def sync_commands(self, guild: discord.Object | None) -> bool:
+        """Send the slash commands to Discord (to one server, or globally) only when Discord holds others: a
+        restart with the same commands changes nothing, and Discord's daily limit on command creations is spared.
+        Returns whether they were sent."""
+        scope = f"server {guild.id}" if guild is not None else "every server (global)"
+        local = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
+        try:
+            remote = await self._fetch_command_payloads(guild)
+        except discord.HTTPException as exc:  # cannot compare: send them, as a sync always did
+            log.warning("could not read the slash commands Discord has for %s (%s); syncing them", scope, exc)
+            remote = None
+        if remote is not None and same_commands(local, remote, scoped=guild is not None):
+            log.info("slash commands for %s unchanged (%d): not synced", scope, len(local))
+            return False
+        await self.tree.sync(guild=guild)
+        log.info("slash commands synced to %s (%d)%s", scope, len(local),
+                 "" if guild is not None else "; Discord may take up to an hour to show them everywhere")
+        return True
+
+    async def _fetch_command_payloads(self, guild: discord.Object | None) -> list[dict[str, Any]]:
+        """The commands Discord holds, as Discord sends them. Read raw rather than through tree.fetch_commands:
+        discord.py 2.7's AppCommand reads the contexts [0] (servers) as none, and leaves out some fields."""
+        assert self.application_id is not None
+        if guild is None:
+            found = await self.http.get_global_commands(self.application_id)
+        else:
+            found = await self.http.get_guild_commands(self.application_id, guild.id)
+        return [dict(c) for c in found]
+
+    async def on_ready(self) -> None:
+        """Say in the log that Keywood is connected, and where."""
+        assert self.user is not None
+        log.info("Keywood is ready as %s (id %s) in %d server(s)", self.user, self.user.id, len(self.guilds))
 
     async def close(self) -> None:
         """Stop the ticker, then disconnect."""
@@ -473,6 +524,47 @@ class Sender:
                                                                     everyone=False))
 
 
+COMMAND_FIELDS = ("type", "name", "description", "default_member_permissions", "nsfw")
+GLOBAL_FIELDS = ("contexts", "integration_types")  # Discord keeps these for global commands only
+OPTION_DEFAULTS: dict[str, Any] = {"required": False, "autocomplete": False, "choices": [], "channel_types": [],
+                                   "min_value": None, "max_value": None, "min_length": None, "max_length": None}
+
+
+def same_commands(local: list[dict[str, Any]], remote: list[dict[str, Any]], *, scoped: bool) -> bool:
+    """Whether Discord's commands (remote) are the ones this version would sync (local), field by field, ignoring
+    what Discord adds (ids, versions, empty lists and defaults). scoped: server commands, which have no contexts."""
+    def keyed(payloads: list[dict[str, Any]]) -> dict[tuple[int, str], dict[str, Any]]:
+        return {(int(c.get("type") or 1), str(c["name"])): _command_shape(c, scoped) for c in payloads}
+
+    return keyed(local) == keyed(remote)
+
+
+def _command_shape(payload: dict[str, Any], scoped: bool) -> dict[str, Any]:
+    """A command payload's fields that matter, in one form whether it was built here or read from Discord."""
+    shape = {key: payload.get(key) for key in COMMAND_FIELDS}
+    shape["type"] = int(shape["type"] or 1)
+    shape["nsfw"] = bool(shape["nsfw"])
+    shape["description"] = shape["description"] or ""
+    permissions = shape["default_member_permissions"]
+    shape["default_member_permissions"] = None if permissions is None else int(permissions)
+    if not scoped:
+        for key in GLOBAL_FIELDS:
+            shape[key] = sorted(payload.get(key) or []) or None
+    shape["options"] = [_option_shape(o) for o in payload.get("options") or []]
+    return shape
+
+
+def _option_shape(option: dict[str, Any]) -> dict[str, Any]:
+    """An option's fields that matter (with Discord's defaults filled in), its own options included."""
+    shape = {"type": int(option["type"]), "name": option["name"], "description": option.get("description") or ""}
+    shape |= {key: option.get(key) if option.get(key) is not None else default
+              for key, default in OPTION_DEFAULTS.items()}
+    shape["choices"] = [(c["name"], c["value"]) for c in shape["choices"]]
+    shape["channel_types"] = sorted(shape["channel_types"])
+    shape["options"] = [_option_shape(o) for o in option.get("options") or []]
+    return shape
+
+
 def _nonce(row: OutboxRow, suffix: str = "") -> str:
     """Discord's nonce for a queued message: a resend after a crash is recognised and not posted twice.
 
@@ -517,7 +609,8 @@ def _aware(moment: datetime) -> datetime:
 
 
 def register_commands(bot: Keywood) -> None:
-    """Define the slash commands on the bot's tree."""
+    """Define the slash commands on the bot's tree: the table's are for servers only (a DM holds no game); /rules
+    and /games work anywhere."""
     tree = bot.tree
 
     tree.add_command(new_command(bot))
@@ -538,6 +631,7 @@ def register_commands(bot: Keywood) -> None:
         await bot.handle(interaction, "play", action)
 
     @tree.command(name="check", description="Would this action be allowed, and what would it do?")
+    @app_commands.describe(action="The action to check, in notation; suggestions list your legal actions")
     async def check(interaction: discord.Interaction[Any], action: str) -> None:
         await bot.handle(interaction, "check", action)
 
@@ -554,6 +648,7 @@ def register_commands(bot: Keywood) -> None:
     check.autocomplete("action")(suggest)
 
     @tree.command(name="rules", description="Look up a rule of this channel's game")
+    @app_commands.describe(topic="A rule section or a component's name; suggestions list them")
     async def rules_command(interaction: discord.Interaction[Any], topic: str) -> None:
         await bot.handle(interaction, "rules", topic)
 
@@ -568,6 +663,8 @@ def register_commands(bot: Keywood) -> None:
         await bot.handle(interaction, "games")
 
     @tree.command(name="kick", description="Remove a player from the lobby, or hand their seat to someone (host)")
+    @app_commands.describe(player="The seated player to remove",
+                           replacement="Who takes over the seat (needed once the game has started)")
     async def kick(interaction: discord.Interaction[Any], player: discord.User,
                    replacement: discord.User | None = None) -> None:
         options: dict[str, Any] = {"user_id": str(player.id)}
@@ -575,15 +672,19 @@ def register_commands(bot: Keywood) -> None:
             options |= {"replacement_id": str(replacement.id), "replacement_name": replacement.display_name}
         await bot.handle(interaction, "kick", options=options)
 
-    @tree.command(name="keywood-settings", description="Server defaults for new games (admins)")
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.describe(decision_minutes="Minutes to answer a decision outside one's turn",
-                           reminder_hours="Hours before a reminder to whoever must act")
-    async def settings(interaction: discord.Interaction[Any], decision_minutes: int | None = None,
-                       reminder_hours: int | None = None) -> None:
-        options = {k: v for k, v in {"decision_minutes": decision_minutes,
-                                     "reminder_hours": reminder_hours}.items() if v is not None}
-        await bot.handle(interaction, "settings", options=options)
+    tree.add_command(settings_command(bot))
+    for command in tree.get_commands():
+        if command.name not in ANYWHERE:
+            server_only(command)
+
+
+ANYWHERE = ("rules", "games")  # the commands that need no table, usable in a DM with the bot too
+
+
+def server_only(command: app_commands.Command[Any, ..., Any] | app_commands.Group | app_commands.ContextMenu) -> None:
+    """Offer a command in servers only: Discord does not show it in DMs (a DM holds no table)."""
+    app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)(command)
+    app_commands.guild_only(command)
 
 
 def _simple(tree: app_commands.CommandTree[Any], bot: Keywood, verb: str, description: str) -> None:
@@ -595,6 +696,12 @@ def _simple(tree: app_commands.CommandTree[Any], bot: Keywood, verb: str, descri
     tree.command(name=verb, description=description)(callback)
 
 
+def _parameters(schema: list[Option]) -> list[inspect.Parameter]:
+    """The callback parameters of a command taking options from a schema: each optional, typed and ranged."""
+    return [inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(o) | None, default=None)
+            for o in schema]
+
+
 def new_command(bot: Keywood) -> app_commands.Command[Any, Any, None]:
     """/new, with the game as a choice and every registered option (from the registry's schema) as a parameter."""
     schema = _option_union()
@@ -602,8 +709,7 @@ def new_command(bot: Keywood) -> app_commands.Command[Any, Any, None]:
                                     annotation=discord.Interaction),
                   inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None),
                   inspect.Parameter("thread", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=False)]
-    parameters += [inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(o) | None,
-                                     default=None) for o in schema]
+    parameters += _parameters(schema)
 
     async def new(interaction: discord.Interaction[Any], game: str | None = None, thread: bool = False,
                   **values: Any) -> None:
@@ -611,27 +717,58 @@ def new_command(bot: Keywood) -> app_commands.Command[Any, Any, None]:
             await interaction.response.send_message(NO_TABLE_IN_DMS, ephemeral=True)
             return
         options = {k: v for k, v in values.items() if v is not None}
-        title = games.get(game).title if game else games.default().title
         where = where_of(interaction)
         created: discord.Thread | None = None
         if thread and isinstance(interaction.channel, discord.TextChannel):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            created = await interaction.channel.create_thread(name=f"{title} table",
-                                                              type=discord.ChannelType.public_thread)
+            refusal = await asyncio.to_thread(bot.table.check_new, where.guild_id, game or "", options)
+            created = await _open_thread(interaction.channel, game) if refusal is None else None
+            if created is None:
+                await interaction.followup.send(clip(refusal or NO_THREAD), ephemeral=True)
+                return
             where = Where(where.guild_id, str(created.id))
         outcome = await bot.handle(interaction, "new", game or "", options=options, where=where, dm_check=True)
-        if created is not None and not outcome.ok:
-            await created.delete()  # the table refused: leave no empty thread behind
+        if created is not None and not outcome.ok:  # checked first, so only an error on Keywood's side gets here
+            with contextlib.suppress(discord.HTTPException):  # removing a thread needs Manage Threads
+                await created.delete()
 
     new.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     described = app_commands.describe(game="Which game (default: the first listed)",
-                                      thread="Open a thread for the game",
+                                      thread="Open a new thread for the game (Keywood needs Create Public Threads)",
                                       **{o.name: _described(o) for o in schema})(new)
     choices = [app_commands.Choice(name=e.title, value=e.id) for e in games.all_games()]
     command: app_commands.Command[Any, Any, None] = app_commands.Command(
         name="new", description="Open a game table in this channel (or a new thread)",
         callback=app_commands.choices(game=choices)(described))  # type: ignore[arg-type]
-    return app_commands.guild_only(command)
+    return command
+
+
+async def _open_thread(channel: discord.TextChannel, game: str | None) -> discord.Thread | None:
+    """A new public thread for a table in the channel; None when Keywood may not create one there."""
+    title = games.get(game).title if game else games.default().title
+    try:
+        return await channel.create_thread(name=f"{title} table", type=discord.ChannelType.public_thread)
+    except discord.Forbidden:
+        log.warning("no permission to create a thread in channel %s", channel.id)
+        return None
+
+
+def settings_command(bot: Keywood) -> app_commands.Command[Any, Any, None]:
+    """/keywood-settings: a server's defaults for new tables, with the ranges the registry allows."""
+    schema = [o for o in games.default().table_options if o.name in ("decision_minutes", "reminder_hours")]
+    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                    annotation=discord.Interaction), *_parameters(schema)]
+
+    async def settings(interaction: discord.Interaction[Any], **values: Any) -> None:
+        options = {k: v for k, v in values.items() if v is not None}
+        await bot.handle(interaction, "settings", options=options)
+
+    settings.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    described = app_commands.describe(**{o.name: _described(o) for o in schema})(settings)
+    command: app_commands.Command[Any, Any, None] = app_commands.Command(
+        name="keywood-settings", description="Server defaults for new games (admins)",
+        callback=described)  # type: ignore[arg-type]
+    return app_commands.default_permissions(manage_guild=True)(command)
 
 
 def _option_union() -> list[Option]:
@@ -662,6 +799,9 @@ def _described(option: Option) -> str:
 
 
 async def serve(table: Table, config: BotConfig) -> None:
-    """Run the bot until it is stopped."""
-    async with Keywood(table, config) as bot:
-        await bot.start(config.token)
+    """Run the bot until it is stopped; raises TokenRefused when Discord does not accept the token."""
+    try:
+        async with Keywood(table, config) as bot:
+            await bot.start(config.token)
+    except discord.LoginFailure as exc:
+        raise TokenRefused(str(exc)) from None

@@ -266,6 +266,17 @@ class Table:
         text = f"{cmd.who.name} opened a {entry.title} table ({limits}). Join with `join`; the host starts."
         return Outcome(True, "Table opened.", public=[text], game_id=row.id, version=row.version)
 
+    def check_new(self, guild_id: str, game: str, options: dict[str, Any]) -> str | None:
+        """Why `new` with this game and these options would be refused in a fresh channel of the server (None: it
+        would open); reads only, writes nothing."""
+        try:
+            with self.store.transaction() as tx:
+                self._game_options(tx, self._entry(game), Command(Where(guild_id, ""), Who("", ""), "new", game,
+                                                                  dict(options)))
+        except TableError as exc:
+            return str(exc)
+        return None
+
     @staticmethod
     def _entry(name: str) -> GameEntry:
         """The registry entry a `new` names (the default game when none); raises TableError for an unknown one."""

@@ -40,7 +40,8 @@ BEN_FAIRS = "spring-3, summer-6, autumn-4"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SUPPRESS_NOTIFICATIONS = 1 << 12
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
-TIMESTAMP = re.compile(r"<t:\d+:R>")
+TIMESTAMP = re.compile(r"Deadline: <t:(\d+):f> \(<t:\1:R>\)\.")  # a deadline: its date, then how far off it is
+ANY_TIMESTAMP = re.compile(r"<t:\d+(:[tTdDfFR])?>")
 ACK_DEADLINE = 3.0
 
 

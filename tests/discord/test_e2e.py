@@ -173,7 +173,8 @@ async def test_a_joiner_offer_comes_by_dm_with_deadline_and_buttons(env: Env) ->
         any("kwi:" in c for m in env.dms(n) for c in m.custom_ids) for n in ("ben", "cleo")))
     prompts = {seat: pid for pid, seat, _, _ in env.prompts()}
     (stored,) = {d for (d,) in sql(env.path, "SELECT deadline FROM prompts WHERE kind = 'reaction'")}
-    deadline = f"<t:{int(datetime.fromisoformat(stored).replace(tzinfo=UTC).timestamp())}:R>"
+    stamp = int(datetime.fromisoformat(stored).replace(tzinfo=UTC).timestamp())
+    deadline = f"Deadline: <t:{stamp}:f> (<t:{stamp}:R>)."  # the date in the reader's time zone, and how far off
     for name, seat in (("ben", 1), ("cleo", 2)):
         dm = invitation(env, name)
         assert f"{name.title()}, you are to join or decline." in dm.content and deadline in dm.content
@@ -270,6 +271,37 @@ async def test_closed_dms_fall_back_to_a_private_opener_in_the_channel(env: Env)
     await env.run("ben", "play", {"action": "decline"})
     check_turn_message(env, env.public()[-1], "Ben declines to join.", "Cleo", mention="ana")
     assert env.log()[-1][1:] == (env.uid("cleo"), "join white")
+
+
+async def test_an_opener_of_a_closed_decision_says_so_and_offers_no_buttons(env: Env) -> None:
+    env.fake.refuse_dms(env.uid("cleo"))
+    await env.start_game()
+    count = len(env.public())
+    await env.run("ana", "play", {"action": "play green 1.pig"})
+    _, opener = (await env.wait_public(count + 2))[count:]
+    (prompt,) = [pid for pid, seat, _, _ in env.prompts() if seat == 2]
+    assert opener.custom_ids == [f"kwo:{prompt}:{env.uid('cleo')}"]
+    mine = await env.click_reply("cleo", opener.custom_ids[0], opener)  # opened while it is open: its answers
+    assert mine.custom_ids == [f"kwi:{prompt}:{a}" for a in ("join green", "join white", "decline")]
+
+    # Ben joins first: Cleo's invitation closes with his yes
+    assert (await env.run("ben", "play", {"action": "join green"})).content == "Done: join green."
+    await env.fake.wait_for(lambda: len(env.public()) == count + 3)
+    assert [status for _, seat, status, _ in env.prompts() if seat == 2] == ["closed"]
+
+    # her opener, now and after a restart, says the decision is gone and shows no buttons; her old buttons are
+    # refused; nothing is stored or posted
+    before, posted = dump(env.path), len(env.public())
+    for restart in (False, True):
+        if restart:
+            await env.restart()
+        stale = await env.click_reply("cleo", opener.custom_ids[0], opener)
+        assert stale.ephemeral and stale.content == "This decision has already been made or has closed."
+        assert stale.custom_ids == [] and stale.components == []
+    late = await env.click_reply("cleo", button(mine, "join white"), mine)
+    assert late.ephemeral and late.custom_ids == []
+    assert late.content == "This decision has already been made or has closed; nothing was changed."
+    assert dump(env.path) == before and len(env.public()) == posted
 
 
 async def test_a_deadline_passing_counts_as_a_decline(env: Env) -> None:

@@ -97,20 +97,36 @@ async def test_lobby_refusals(env: Env) -> None:
     await refused(env, "ben", "keywood-settings", {"decision_minutes": 5}, "Only a server admin")
 
 
-async def test_new_in_a_thread_leaves_no_thread_when_refused(env: Env) -> None:
+async def test_new_in_a_thread_makes_no_thread_until_the_table_is_accepted(env: Env) -> None:
     def threads() -> list[dict[str, Any]]:
         return [c for c in env.fake.channels.values() if c.get("type") == 11]
 
+    def thread_requests() -> int:
+        return len(env.fake.requests_to("POST", r"/channels/\d+/threads") + env.fake.requests_to("DELETE", r".*"))
+
+    # options the table would refuse are refused before any thread is made (so none is deleted: no Manage Threads)
     await refused(env, "ana", "new", {"thread": True, "max_players": 9}, "max_players must be at most 4.")
-    await env.fake.wait_for(lambda: env.fake.requests_to("DELETE", r"/channels/\d+"))
-    assert threads() == []
+    await refused(env, "ana", "new", {"thread": True, "game": "tokens", "unlimited_supply": True},
+                  "Tokens has no option unlimited_supply.")
+    await refused(env, "ana", "new", {"thread": True, "min_players": 4, "max_players": 3},
+                  "min_players (4) is more than max_players (3).")
+    assert threads() == [] and thread_requests() == 0
+
+    # a channel where Keywood may not create threads: told what is missing, nothing stored or posted
+    env.fake.deny_threads(env.games["id"])
+    await refused(env, "ana", "new", {"thread": True, "seed": SEED}, "Create Public Threads",
+                  "Send Messages in Threads")
+    assert threads() == [] and [r.status for r in env.fake.requests_to("POST", r"/channels/\d+/threads")] == [403]
+    env.fake.denied_threads.clear()
+
     opened = await env.run("ana", "new", {"thread": True, "seed": SEED})
     assert opened.content == "Table opened."
     await env.fake.wait_for(lambda: env.dms_noted("ana"))  # the DM check (and its record) follows the reply
     (thread,) = threads()
-    assert thread["parent_id"] == env.games["id"]
+    assert thread["parent_id"] == env.games["id"] and thread["name"] == "Keyper table"
     assert [m.content for m in env.public(thread)] == [
         "Ana opened a Keyper table (2-4 players). Join with `join`; the host starts."]
+    assert env.fake.requests_to("DELETE", r".*") == []
     await refused(env, "ben", "start", None, NO_GAME)  # the game lives in the thread, not in #games
 
 

@@ -24,7 +24,17 @@ from bot.store import Store
 from bot.table import Command, Table, Where, Who
 from engine.keyper import GAME
 from engine.playout import random_playout
-from tests.discord import PLAYERS, PNG_MAGIC, SEED, TIMESTAMP, Env, dump, sql
+from tests.discord import (
+    ANY_TIMESTAMP,
+    PLAYERS,
+    PNG_MAGIC,
+    SEED,
+    SUPPRESS_NOTIFICATIONS,
+    TIMESTAMP,
+    Env,
+    dump,
+    sql,
+)
 from tests.discord_fake import FakeMessage
 from tests.toygame import GAME as TOKENS
 
@@ -139,7 +149,7 @@ async def test_fairs_left_to_one_player_are_asked_by_dm_never_in_the_channel(env
     (dm,) = [m for m in decision_dms(env, "cleo") if "hold fairs" in m.content]
     prompt = prompt_of(dm)
     assert dm.custom_ids == [f"kwi:{prompt}:hold spring-2", f"kwi:{prompt}:done"]
-    assert "spring-2" in dm.content and not TIMESTAMP.search(dm.content), "no default: the deadline only reminds"
+    assert "spring-2" in dm.content and not ANY_TIMESTAMP.search(dm.content), "no default: the deadline only reminds"
     assert not any("hold fairs" in m.content for name in ("ana", "ben") for m in sent_dms(env, name))
     count = len(env.public())
     held = await env.click_reply("cleo", button(dm, "hold spring-2"), dm, dm=True)
@@ -621,3 +631,33 @@ async def test_new_offers_every_registered_option_with_its_range_and_the_table_c
     listed = (await env.run("zed", "games")).content
     assert "**Keyper** (`keyper`, 2-4 players)" in listed and "**Tokens** (`tokens`, 2-3 players)" in listed
     assert "unlimited_supply (default False)" in listed and "fast (default False)" in listed
+
+
+async def test_the_game_end_pings_every_player_once(env: Env) -> None:
+    # a fast (two-round) Tokens game for Ana and Ben, every move by /play; each round's winner passes
+    assert (await env.run("ana", "new", {"game": "tokens", "seed": 3, "fast": True, "max_players": 2})).content == (
+        "Table opened.")
+    assert (await env.run("ben", "join")).content == "You are seated."
+    await env.fake.wait_for(lambda: env.dms_noted("ana") and env.dms_noted("ben"))
+    assert (await env.run("ana", "start")).content == "Game started."
+    names = ("ana", "ben")
+    while (state := tokens_state(env)).phase != "over":
+        if state.phase == "pick":
+            for seat in [s for s, pick in enumerate(state.picks) if pick is None]:
+                await play(env, names[seat], f"pick {max(state.hands[seat])}")
+        else:
+            assert state.phase == "draw" and state.winner is not None
+            await play(env, names[state.winner], "pass")
+    await settled(env)
+
+    # the final score: one message with its image, pinging both players (not sent silently), nobody else
+    channel = env.public()
+    finals = [m for m in channel if "Final score:" in m.content]
+    assert finals == [channel[-1]]
+    final = finals[0]
+    assert final.files and final.files[0].data.startswith(PNG_MAGIC)
+    players = sorted(env.uid(n) for n in names)
+    assert sorted(MENTION.findall(final.content)) == players
+    assert sorted(str(u) for u in env.request_of(final)["allowed_mentions"]["users"]) == players
+    assert not final.flags & SUPPRESS_NOTIFICATIONS
+    assert sql(env.path, "SELECT game, status FROM games") == [("tokens", "finished")]

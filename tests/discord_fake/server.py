@@ -609,6 +609,7 @@ class FakeDiscord:
         self.dm_channel_of: dict[str, str] = {}
         self.refused_dm_users: set[str] = set()
         self.denied_channels: set[str] = set()
+        self.denied_threads: set[str] = set()
         self.failing_sends: dict[str, list[tuple[int, bool]]] = {}
         self.nonce_window = NONCE_WINDOW
         self._nonces: dict[tuple[str, str], tuple[str, float]] = {}  # (channel, nonce) -> (message id, created)
@@ -745,6 +746,11 @@ class FakeDiscord:
 
     def allow_send(self, channel_id: str | int) -> None:
         self.denied_channels.discard(str(channel_id))
+
+    def deny_threads(self, channel_id: str | int) -> None:
+        """From now on, the bot's thread creations in the channel get 403 code 50013 (Missing Permissions), as
+        when it lacks Create Public Threads there."""
+        self.denied_threads.add(str(channel_id))
 
     def fail_sends(self, channel_id: str | int, n: int = 1, *, status: int = 500, created: bool = False) -> None:
         """The next ``n`` message POSTs to the channel fail with a server error ``status`` (500, 502, 503 or 504),
@@ -1553,6 +1559,8 @@ class FakeDiscord:
         parent = self._channel(cid)
         if parent.get("type") not in (0, 5, 15, 16):
             raise HTTPError("wrong_channel_type")
+        if cid in self.denied_threads:
+            raise HTTPError("missing_permissions")
         body = ctx.body
         name = body.get("name") or ""
         if not 1 <= len(name) <= 100:
