@@ -74,6 +74,23 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def pieces(text: str, limit: int = MAX_CONTENT, most: int = 4) -> list[str]:
+    """A long text as at most `most` messages within Discord's limit, split between lines (the last one clipped)."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) <= limit or not current:
+            current = candidate
+            continue
+        parts.append(current)
+        current = line
+    parts.append(current)
+    if len(parts) > most:
+        parts = parts[: most - 1] + ["\n".join(parts[most - 1:])]
+    return [clip(part, limit) for part in parts]
+
+
 def with_tail(text: str, tail: str) -> str:
     """The text cut so that the tail (a line of mentions) always fits after it."""
     if not tail:
@@ -315,7 +332,10 @@ class Keywood(discord.Client):
         if outcome.reply_prompt is not None and outcome.reply_choices:
             view = prompt_view(outcome.reply_prompt, outcome.reply_choices)
         dms_open = await self._dms_open(interaction) if dm_check and outcome.ok else True
-        await interaction.followup.send(clip(reply), ephemeral=True, file=self._image(outcome), view=view)
+        *first, last = pieces(reply)
+        for piece in first:  # a long reply (a late-game board) comes in several messages, nothing cut off
+            await interaction.followup.send(piece, ephemeral=True)
+        await interaction.followup.send(last, ephemeral=True, file=self._image(outcome), view=view)
         if not dms_open:
             await interaction.followup.send(f"Your DMs are closed. {HOW_TO_OPEN_DMS}", ephemeral=True)
         return outcome

@@ -205,12 +205,14 @@ def _register_builtin() -> None:
     """The games that ship with Keywood."""
     from engine.keyper import GAME as KEYPER
     from engine.keyper import choices as keyper_choices
+    from engine.keyper import lookup as keyper_lookup
     from engine.keyper import texts as keyper_texts
     from render import keyper as keyper_render
 
     register(GameEntry(
         id="keyper", title="Keyper", engine=KEYPER,
-        texts=Texts(board=keyper_texts.table, hand=keyper_texts.hand, choices=keyper_choices.summary),
+        texts=Texts(board=keyper_texts.table, hand=keyper_texts.hand, choices=keyper_choices.summary,
+                    lookup=keyper_lookup.describe, names=keyper_lookup.names),
         rules=DOCS / "rules" / "keyper.md", rulings=DOCS / "rulings.md",
         options=(Option("unlimited_supply", bool, False, "Lift the resource limits (the designer's own ruling)"),),
         render=keyper_render.render, render_scoreboard=keyper_render.render_scoreboard,

@@ -397,9 +397,14 @@ def keyper(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, seat: int,
     text(draw, (cx, cy + h * 0.12), initial, max(10, int(h * 0.34)), ink_on(fill), bold=True, anchor="mm")
 
 
-def resource_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, resource: str) -> None:
-    """A resource's icon: raw a cube, finished a striped block, wheat a sheaf, an animal a disc, a gem a diamond."""
-    fill = RESOURCE_FILL.get(resource, FAINT)
+def resource_icon(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, resource: str, *, fill: RGB | None = None
+) -> None:
+    """A resource's icon: raw a cube, finished a striped block, wheat a sheaf, an animal a disc, a gem a diamond.
+
+    fill overrides the resource's colour (white draws the printed tiles' "any of this kind" icon).
+    """
+    fill = fill or RESOURCE_FILL.get(resource, FAINT)
     edge = INK
     if resource in ("clay", "log", "rock"):
         draw.rounded_rectangle((cx - r, cy - r, cx + r, cy + r), radius=max(1, r / 4), fill=fill, outline=edge, width=1)

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine.core import Scoreboard
 from engine.keyper.components import Components, Display, default
+from engine.keyper.lookup import colour_sources, reconstructed
 from engine.keyper.vocab import ANIMALS, COLOURS, FINISHED, FINISHED_OF_RAW, GEMS, RAW, SEASONS, WHEAT
 from render import draw as d
 
@@ -66,6 +67,15 @@ FIELD_LABEL = {
 # Stores, in the order and rows a player panel shows them.
 STORE_ROWS: tuple[tuple[str, ...], ...] = (RAW + FINISHED + (WHEAT,), ANIMALS, GEMS)
 COST_LABEL = {"any_raw": "any raw", "any_finished": "any finished", "any_gem": "any gem"}
+# The tiles-to-build chips draw a group cost as the group's icon in white, as the printed tiles do.
+ANY_ICON = {"any_raw": "clay", "any_finished": "brick", "any_gem": "ruby", "three_raw": "clay",
+            "three_finished": "brick"}
+MARK = "*"  # after a build cost the data pack reconstructed; explained in the legend
+
+CHIP_COLS = 7  # tiles to build per row
+CHIP_H = 46
+CHIP_GAP = 5
+BUILD_HEAD = 24
 
 
 # --- The guard -----------------------------------------------------------------------------------------
@@ -121,7 +131,7 @@ def render(public_view: View, *, highlight: str | None = None, size: str = "full
         for seat in range(len(players)):
             px = MARGIN + (seat % 2) * (PANEL_W + GAP)
             py = y + (seat // 2) * (row_h + GAP)
-            _player_panel(draw, view, comps, seat, (px, py, px + PANEL_W, py + row_h), mark)
+            _player_panel(image, draw, view, comps, seat, (px, py, px + PANEL_W, py + row_h), mark)
         y += rows * (row_h + GAP)
     image.paste(_legend(), (MARGIN, y))
     return d.to_png(image)
@@ -534,10 +544,10 @@ def _tile_card(draw: ImageDraw.ImageDraw, comps: Components, tile_id: str, box: 
     draw.rounded_rectangle((x0, y0, x1, y0 + 26), radius=10, fill=fill, corners=(True, True, False, False))
     d.text(draw, (x0 + 10, y0 + 13), tile.area.upper(), 15, d.ink_on(fill), bold=True, anchor="lm")
     d.text_box(draw, (x0 + 8, y0 + 30, x1 - 8, y0 + 86), tile.name, 21, 14, bold=True)
-    _cost(draw, tile.cost, (x0 + 8, y0 + 92, x1 - 8, y1 - 6))
+    _cost(draw, tile.cost, (x0 + 8, y0 + 92, x1 - 8, y1 - 6), reconstructed(tile.provenance))
 
 
-def _cost(draw: ImageDraw.ImageDraw, cost: Mapping[str, int], box: Box) -> None:
+def _cost(draw: ImageDraw.ImageDraw, cost: Mapping[str, int], box: Box, marked: bool = False) -> None:
     """A build cost as counts with icons, centred in a box; 'any raw' style groups in words."""
     x0, y0, x1, y1 = box
     parts = [(str(n), res, (d.text_width(COST_LABEL[res], 14) if res in COST_LABEL else 18))
@@ -552,7 +562,7 @@ def _cost(draw: ImageDraw.ImageDraw, cost: Mapping[str, int], box: Box) -> None:
         else:
             d.resource_icon(draw, nx + 9, cy, 9, res)
         x += w
-    d.text(draw, ((x0 + x1) / 2, y0 - 2), "cost", 12, d.MUTED, anchor="mm")
+    d.text(draw, ((x0 + x1) / 2, y0 - 2), "cost" + (MARK if marked else ""), 12, d.MUTED, anchor="mm")
 
 
 def _winter_card(draw: ImageDraw.ImageDraw, comps: Components, fair_id: str, box: Box) -> None:
@@ -597,11 +607,18 @@ def _panel_height(view: View) -> int:
     """Height of one player panel (the same for all, so the grid lines up)."""
     board = default().player_board
     plots_h = 26 + board.farm_rows * PLOT_H + 12 + 26 + board.village_rows * PLOT_H
-    return 52 + 10 + plots_h + 14 + 3 * 44 + 12 + 50
+    return 52 + 10 + plots_h + 14 + 3 * 44 + 12 + _to_build_height(view) + 8
 
 
-def _player_panel(draw: ImageDraw.ImageDraw, view: View, comps: Components, seat: int, box: Box,
-                  mark: tuple[int | None, str] | None) -> None:
+def _to_build_height(view: View) -> int:
+    """Height of the tiles-to-build area: a heading and enough chip rows for the longest list (two at least)."""
+    most = max((len(p.get("tiles", [])) for p in view["players"]), default=0)
+    rows = max(2, -(-most // CHIP_COLS))
+    return BUILD_HEAD + rows * (CHIP_H + CHIP_GAP) - CHIP_GAP
+
+
+def _player_panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, comps: Components, seat: int,
+                  box: Box, mark: tuple[int | None, str] | None) -> None:
     """One player's panel: header, farm and village plots, keyp and keyp tile, fairs, stores, tiles to build."""
     player = view["players"][seat]
     x0, y0, x1, y1 = box
@@ -620,7 +637,7 @@ def _player_panel(draw: ImageDraw.ImageDraw, view: View, comps: Components, seat
     _panel_side(draw, view, seat, (right_x, top, x1 - 14, bottom))
     sy = bottom + 14
     _stores(draw, player.get("goods", {}), (x0 + 14, sy, x1 - 14, sy + 3 * 44))
-    _to_build(draw, comps, list(player.get("tiles", [])), (x0 + 14, sy + 3 * 44 + 12, x1 - 14, y1 - 8))
+    _to_build(image, draw, comps, list(player.get("tiles", [])), (x0 + 14, sy + 3 * 44 + 12, x1 - 14, y1 - 8))
 
 
 def _panel_badges(draw: ImageDraw.ImageDraw, view: View, seat: int, band: Box) -> None:
@@ -778,18 +795,61 @@ def _stores(draw: ImageDraw.ImageDraw, goods: Mapping[str, int], box: Box) -> No
     d.text(draw, (x1 - 10, y0 + 2 * 44 + 13), "STORES", 17, d.MUTED, bold=True, anchor="rm")
 
 
-def _to_build(draw: ImageDraw.ImageDraw, comps: Components, tiles: Sequence[str], box: Box) -> None:
-    """The building tiles the player holds but has not built."""
+def _to_build(image: Image.Image, draw: ImageDraw.ImageDraw, comps: Components, tiles: Sequence[str],
+              box: Box) -> None:
+    """The building tiles the player holds but has not built: one chip each, with its name and build cost."""
+    x0, y0, x1, _ = box
+    title = "TILES TO BUILD"
+    x = x0 + d.text(draw, (x0, y0 + 10), title, 17, bold=True, anchor="lm") + 8
+    d.text(draw, (x, y0 + 10), f"({len(tiles)}) with build costs" if tiles else "none", 15, d.MUTED, anchor="lm")
+    chip_w = (x1 - x0 - (CHIP_COLS - 1) * CHIP_GAP) // CHIP_COLS
+    for i, tile_id in enumerate(tiles):
+        cx = x0 + (i % CHIP_COLS) * (chip_w + CHIP_GAP)
+        cy = y0 + BUILD_HEAD + (i // CHIP_COLS) * (CHIP_H + CHIP_GAP)
+        if tile_id not in comps.tiles:
+            d.text_box(draw, (cx, cy, cx + chip_w, cy + CHIP_H), tile_id, 13, 11)
+            continue
+        image.paste(_chip(tile_id, chip_w), (cx, cy))
+
+
+@lru_cache(maxsize=128)
+def _chip(tile_id: str, width: int) -> Image.Image:
+    """A tile to build: area-coloured, its name, its cost as counts and icons, and MARK if the cost is reconstructed.
+
+    Drawn once per tile (of the bundled pack) and pasted.
+    """
+    tile = default().tiles[tile_id]
+    image, draw = d.canvas(width, CHIP_H, d.PANEL)
+    fill = d.AREA_FILL.get(tile.area, d.MUTED)
+    draw.rectangle((0, 0, width - 1, CHIP_H - 1), fill=d.lighter(fill, 0.82), outline=fill, width=2)
+    d.text_box(draw, (4, 2, width - 4, 29), tile.name, 13, 11, d.darker(fill, 0.55), bold=True)
+    _chip_cost(draw, tile.cost, reconstructed(tile.provenance), (4, 29, width - 4, CHIP_H - 3))
+    return image
+
+
+def _chip_cost(draw: ImageDraw.ImageDraw, cost: Mapping[str, int], marked: bool, box: Box) -> None:
+    """A cost as 'count icon' pairs, centred; a group ('any raw') is its kind's icon in white."""
     x0, y0, x1, y1 = box
-    names = [comps.tiles[t].name if t in comps.tiles else t for t in tiles]
-    line = f"Tiles to build ({len(names)}): " + (", ".join(names) if names else "none")
-    d.text_box(draw, (x0, y0, x1, y1), line, 16, 12, d.INK, align="left", valign="top")
+    parts = [(str(n), res) for res, n in cost.items() if n]
+    widths = [d.text_width(n, 14, True) + 2 + 15 for n, _ in parts]
+    mark_w = d.text_width(MARK, 18, True) if marked else 0
+    gap = 5 if len(parts) < 3 else 2
+    total = sum(widths) + gap * (len(parts) - 1) + mark_w
+    x = (x0 + x1) / 2 - total / 2
+    cy = (y0 + y1) / 2
+    for (n, res), w in zip(parts, widths, strict=True):
+        d.text(draw, (x, cy), n, 14, bold=True, anchor="lm")
+        icon = ANY_ICON.get(res, res)
+        d.resource_icon(draw, x + w - 7.5, cy, 7, icon, fill=(255, 255, 255) if res in ANY_ICON else None)
+        x += w + gap
+    if marked:
+        d.text(draw, (x - 3, cy - 2), MARK, 18, d.INK, bold=True, anchor="lm")
 
 
 # --- Legend --------------------------------------------------------------------------------------------
 
 
-LEGEND_H = 88
+LEGEND_H = 118
 
 
 @cache
@@ -820,4 +880,27 @@ def _legend() -> Image.Image:
                        ("ruby", "gem")):
         d.resource_icon(draw, x + 10, ly, 10, res)
         x += 26 + d.text(draw, (x + 26, ly), label, 17, anchor="lm") + 20
+    x, ly = 14, 98
+    for res in ("clay", "brick", "ruby"):
+        d.resource_icon(draw, x + 10, ly, 10, res, fill=(255, 255, 255))
+        x += 24
+    x += 4 + d.text(draw, (x + 4, ly), "any of that kind", 17, anchor="lm") + 26
+    x += d.text(draw, (x, ly), MARK, 20, d.INK, bold=True, anchor="lm") + 8
+    d.text(draw, (x, ly), d.ellipsize(_reconstructed_note(), 17, width - x - 14), 17, anchor="lm")
     return image
+
+
+def _reconstructed_note() -> str:
+    """What the legend says about the data pack's reconstructed values, from their provenance."""
+    comps = default()
+    what = []
+    if any(reconstructed(d_.provenance) for d_ in comps.displays):
+        what.append("board layouts")
+    colours = colour_sources(comps)
+    if any(reconstructed(b.provenance) for b in comps.boats.values()):
+        what.append("boat cargo")
+    colours = colour_sources(comps)
+    if colours != "field colours from the rulebook":
+        what.append(colours.replace("field colours are reconstructed", "field colours").replace(" (rulebook)", ""))
+    also = f" Also reconstructed: {', '.join(what)}." if what else ""
+    return f"build cost reconstructed (not in any public source).{also}"

@@ -1,10 +1,29 @@
-"""Keyper's views as chat text: the public table in a few lines, and one seat's private hand."""
+"""Keyper's views as chat text: the public table in a few lines, and one seat's private hand.
+
+Both read only the view they are given (the public view, or the seat's own) and the component data; every
+value the data pack reconstructed is marked with a dagger and explained in one footnote line.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
+from engine.keyper.components import Components, default
+from engine.keyper.fairs import covers, side_worth
+from engine.keyper.lookup import (
+    DAGGER,
+    colour_groups,
+    colour_sources,
+    items,
+    reconstructed,
+    side_text,
+)
+from engine.keyper.vocab import FINISHED, FINISHED_OF_RAW, SEASONS
+
 SEASON_ICON = {"spring": "🌱", "summer": "🌼", "autumn": "🍂", "winter": "❄"}
+RECONSTRUCTED_NOTE = f"{DAGGER} Reconstructed: the printed values are not public, so Keywood's data pack fills them in."
 
 
 def _counts(items: dict[str, int]) -> str:
@@ -18,17 +37,30 @@ def _keyples(keyples: list[dict[str, Any]]) -> str:
     return "+".join(k["colour"] + ("_" if k["lying"] else "") for k in keyples)
 
 
+# --- The public table ------------------------------------------------------------------------------------
+
+
 def table(view: dict[str, Any]) -> str:
-    """The public state of the table in a few lines."""
+    """The public state of the table: one line per board with its fields by colour, then boats and players."""
+    comps = default()
     lines = [f"{SEASON_ICON.get(view['season_name'], '')} {capitalise(view['season_name'])}, turn {view['turn']}. "
              f"{capitalise(view['waiting_for'])}."]
     names = [p["name"] for p in view["players"]]
+    layouts = False
     for board in view["boards"]:
-        claim = f" claimed by {names[board['keyper']]}" if board["keyper"] is not None else ""
-        boat = f", boat {board['boat']}" if board["boat"] else ""
-        spaces = "; ".join(f"{fid} {_keyples(ks)}" for fid, ks in board["spaces"].items() if ks)
-        lines.append(f"Board {board['number']} ({board['display']}{claim}{boat}): {spaces or 'empty'}")
-    lines.append(f"Display: {', '.join(view['display'])}. Boats this season: {', '.join(view['boats'])}.")
+        display = comps.display(board["display"])
+        mark = DAGGER if reconstructed(display.provenance) else ""
+        layouts = layouts or bool(mark)
+        claim = f", claimed by {names[board['keyper']]}" if board["keyper"] is not None else ""
+        boat = f", {board['boat']}" if board["boat"] else ""
+        on = {fid: f" ({_keyples(ks)})" for fid, ks in board["spaces"].items() if ks}
+        lines.append(f"Board {board['number']} ({display.id}{mark}{claim}{boat}): "
+                     f"{colour_groups(display, comps, on)}")
+    boats = [comps.boats[b] for b in view["boats"]]
+    cargo = any(reconstructed(b.provenance) for b in boats)
+    carries = ", ".join(f"{b.id} {'/'.join(b.side_for(view['season_name']).resources)}" for b in boats)
+    lines.append(f"Display: {', '.join(view['display'])}. Boats this season{DAGGER if cargo else ''}: "
+                 f"{carries or 'none'}.")
     for player in view["players"]:
         lines.append(_player_line(player))
     if view.get("offer"):
@@ -36,7 +68,21 @@ def table(view: dict[str, Any]) -> str:
         lines.append(f"Open invitation on board {offer['board']} {offer['field']} for {offer['colour']} or white.")
     if view.get("last_action"):
         lines.append(f"Last: {view['last_action']}")
+    note = _table_note(comps, layouts, cargo)
+    if note:
+        lines.append(note)
     return "\n".join(lines)
+
+
+def _table_note(comps: Components, layouts: bool, cargo: bool) -> str:
+    """The footnote saying which of the table's values are reconstructed, or '' when none is."""
+    what = [w for w, shown in (("board layouts", layouts), ("boat cargo", cargo)) if shown]
+    colours = colour_sources(comps)
+    if colours != "field colours from the rulebook":
+        what.append(colours.replace("field colours are reconstructed", "field colours").replace(" (rulebook)", ""))
+    if not what:
+        return ""
+    return f"{DAGGER} Reconstructed (no public source): {', '.join(what)}."
 
 
 def _player_line(player: dict[str, Any]) -> str:
@@ -48,22 +94,109 @@ def _player_line(player: dict[str, Any]) -> str:
             f"shipping {player['shipping']}; fairs held {fairs}" + (f"; built {built}" if built else ""))
 
 
+# --- One seat's hand -------------------------------------------------------------------------------------
+
+
 def hand(view: dict[str, Any], seat: int) -> str:
-    """What a player alone may see: their fair tiles and their legal actions."""
+    """What a player alone may see: their fair tiles with what they need, their tiles with costs, their moves."""
+    comps = default()
     me = view["players"][seat]
     lines = [f"{me['name']}, your fair tiles: {', '.join(me['hidden_fairs']) or 'none'}; "
-             f"winter fairs: {', '.join(me['winter_fairs']) or 'none'}.",
-             f"Your unbuilt tiles: {', '.join(me['tiles']) or 'none'}.",
-             f"Goods: {_counts(me['goods'])}."]
+             f"winter fairs: {', '.join(me['winter_fairs']) or 'none'}."]
+    fairs, fairs_marked = fair_lines(view, seat)
+    if fairs:
+        lines.append("Fairs (a finished good may stand in for its raw material):")
+        lines += fairs
+    tiles, tiles_marked = _tile_line(comps, list(me["tiles"]))
+    lines.append(tiles)
+    lines.append(f"Goods: {_counts(me['goods'])}.")
     if me.get("chosen_display"):
         lines.append(f"Your chosen display: {me['chosen_display']}.")
     legal = view.get("legal") or []
     if legal:
         shown = ", ".join(legal[:20]) + (f" … and {len(legal) - 20} more" if len(legal) > 20 else "")
         lines.append(f"You may: {shown}")
+    if fairs_marked or tiles_marked:
+        lines.append(RECONSTRUCTED_NOTE)
     return "\n".join(lines)
+
+
+def fair_lines(view: Mapping[str, Any], seat: int) -> tuple[list[str], bool]:
+    """A line per face-down fair and per winter fair side, with its status now; and whether any is reconstructed.
+
+    Works from the seat's own view: its face-down fairs, winter fairs, goods and the fairs it already held this
+    season (whose items cannot be shown twice, rulebook p.8).
+    """
+    comps = default()
+    me = view["players"][seat]
+    season = str(view["season_name"])
+    goods: dict[str, int] = dict(me["goods"])
+    shown: Counter[str] = Counter()
+    for held in me["fairground"].get(season, []):
+        shown.update(side_worth(held["fair"], held["points"]).requires)
+    lines: list[str] = []
+    marked = False
+    for fair_id in list(me["hidden_fairs"]) + list(me["winter_fairs"]):
+        fair = comps.fairs[fair_id]
+        mark = DAGGER if reconstructed(fair.provenance) else ""
+        marked = marked or bool(mark)
+        for number, side in enumerate(fair.sides, start=1):
+            label = f"{fair_id}{mark}" + (f" side {number}" if len(fair.sides) > 1 else "")
+            status = _status(view, side.seasons, goods, shown + Counter(side.requires), shown)
+            lines.append(f"- {label}, {side_text(side)}. {status}")
+    return lines, marked
+
+
+def _status(view: Mapping[str, Any], seasons: tuple[str, ...], goods: Mapping[str, int], need: Counter[str],
+            shown: Counter[str]) -> str:
+    """Whether a fair side can be held now (or is ready for this season's end), and if not, why."""
+    season = str(view["season_name"])
+    now = SEASONS.index(season)
+    if max(SEASONS.index(s) for s in seasons) < now:
+        return "Too late: its seasons are past."
+    lacking = Counter[str]() if covers(dict(goods), need) else missing(goods, need)
+    if season in seasons:
+        if not lacking:
+            return "Can be held now." if view.get("phase") == "fairs" else "Ready: you have everything it needs."
+        already = " (counting what your fairs this season already show)" if shown else ""
+        return f"Missing {items(lacking)}{already}."
+    return "Not yet (a later season); you have it all." if not lacking else f"Not yet; missing {items(lacking)}."
+
+
+def missing(goods: Mapping[str, int], need: Mapping[str, int]) -> Counter[str]:
+    """What goods lack to show every item needed; a finished good may stand in for its raw material (p.10).
+
+    Empty exactly when engine.keyper.fairs.covers(goods, need) holds.
+    """
+    lack: Counter[str] = Counter()
+    spare = {r: n for r, n in goods.items() if n > 0}
+    for raw, finished in FINISHED_OF_RAW.items():
+        have = spare.get(finished, 0)
+        want = need.get(finished, 0)
+        if want > have:
+            lack[finished] = want - have
+        spare[raw] = spare.get(raw, 0) + max(0, have - want)
+    for resource, n in need.items():
+        if resource not in FINISHED and n > spare.get(resource, 0):
+            lack[resource] = n - spare.get(resource, 0)
+    return Counter({r: lack[r] for r in need if lack[r] > 0})
+
+
+def _tile_line(comps: Components, tiles: list[str]) -> tuple[str, bool]:
+    """'Your unbuilt tiles, with build costs†: Cow shed (log + rock), ...'; and whether a cost is marked."""
+    if not tiles:
+        return "Your unbuilt tiles: none.", False
+    known = [comps.tiles[t] for t in tiles if t in comps.tiles]
+    marks = [reconstructed(t.provenance) for t in known]
+    every = bool(marks) and all(marks)
+    shown = [f"{t.name} ({items(t.cost, ' + ')}{DAGGER if m and not every else ''})"
+             for t, m in zip(known, marks, strict=True)]
+    shown += [t for t in tiles if t not in comps.tiles]
+    head = f"Your unbuilt tiles, with build costs{DAGGER if every else ''}"
+    return f"{head}: {', '.join(shown)}.", any(marks)
 
 
 def capitalise(text: str) -> str:
     """Upper-case the first letter only."""
     return text[:1].upper() + text[1:]
+

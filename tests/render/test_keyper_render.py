@@ -21,7 +21,8 @@ from engine.keyper import GAME
 from engine.keyper.components import default
 from engine.keyper.state import HeldFair, Keyple, Offer, Plot, State, clone
 from engine.playout import random_playout
-from render.keyper import render, render_scoreboard
+from render import draw as d
+from render.keyper import CHIP_COLS, CHIP_GAP, CHIP_H, _chip_cost, _reconstructed_note, render, render_scoreboard
 
 GOLDEN = Path(__file__).parent / "golden"
 MiB = 1 << 20
@@ -98,6 +99,41 @@ def test_compact_size_leaves_out_the_player_panels(stages: dict[str, State]) -> 
     assert compact.width == full.width and compact.height < full.height / 2
     with pytest.raises(ValueError, match="unknown size"):
         render(view, size="huge")
+
+
+# --- Tiles to build -----------------------------------------------------------------------------------------
+
+
+def chip_cost_pixels(cost: dict[str, int], marked: bool) -> bytes:
+    """A build cost drawn alone on a blank strip the size of a tile chip's cost row."""
+    image, draw = d.canvas(110, 18, d.PANEL)
+    _chip_cost(draw, cost, marked, (0, 0, 110, 18))
+    return image.tobytes()
+
+
+def test_a_chip_draws_the_cost_and_marks_a_reconstructed_one() -> None:
+    blank = d.canvas(110, 18, d.PANEL)[0].tobytes()
+    plain = chip_cost_pixels({"log": 1, "rock": 1}, marked=False)
+    assert plain != blank
+    assert chip_cost_pixels({"log": 1, "rock": 1}, marked=True) != plain
+    assert chip_cost_pixels({"log": 2, "rock": 1}, marked=False) != plain
+    assert chip_cost_pixels({"log": 1, "any_raw": 1}, marked=False) != plain  # a white 'any' icon, not rock
+
+
+def test_the_panels_grow_a_row_when_someone_holds_more_tiles_than_two_rows() -> None:
+    view = GAME.view(GAME.setup(NAMES, 2), None)
+    base = png(render(view)).height
+    spare = [t for t in default().tiles if t not in view["players"][0]["tiles"]]
+    view["players"][0]["tiles"] += spare[: 2 * CHIP_COLS - len(view["players"][0]["tiles"])]
+    assert png(render(view)).height == base  # two full rows still fit
+    view["players"][0]["tiles"].append(spare[2 * CHIP_COLS])
+    assert png(render(view)).height == base + 2 * (CHIP_H + CHIP_GAP)  # one more row in each of the two panel rows
+
+
+def test_the_legend_says_what_is_reconstructed() -> None:
+    note = _reconstructed_note()
+    assert note.startswith("build cost reconstructed")
+    assert "board layouts" in note and "boat cargo" in note and "field colours except pig" in note
 
 
 # --- Determinism and highlight -----------------------------------------------------------------------------
