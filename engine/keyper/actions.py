@@ -194,10 +194,19 @@ class Pay:
 
 @dataclass(frozen=True)
 class Exchange:
-    """Give resources to the supply for others: a convert field, a trade, or a converting tile."""
+    """Give resources to the supply for others: a convert field, a trade, or a converting tile.
+
+    give names the goods actually handed in (a finished good standing in for its raw material is named as
+    itself, ruling K-22). Both lists are kept in sorted order, so the order they are typed in does not matter.
+    """
 
     give: tuple[str, ...]
     get: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        """Keep both lists sorted: 'log+clay' and 'clay+log' are one exchange, written 'clay+log'."""
+        object.__setattr__(self, "give", tuple(sorted(self.give)))
+        object.__setattr__(self, "get", tuple(sorted(self.get)))
 
     def __str__(self) -> str:
         return f"exchange {'+'.join(self.give)} for {'+'.join(self.get)}"

@@ -30,7 +30,7 @@ from engine.keyper.actions import (
     Upgrade,
     public_notation,
 )
-from engine.keyper.economy import pay_options
+from engine.keyper.economy import pay_options, stands_for
 from engine.keyper.fairs import holdable
 from engine.keyper.flow import name
 from engine.keyper.spaces import (
@@ -207,12 +207,17 @@ def _play_keyple(state: State, seat: int, action: PlayKeyple, events: list[Event
         _invite_or_resolve(state, seat, ref, events)
         return
     border = space_colour(state, ref)
-    bonus = int(matches(working_colour(existing[0], border), border))
+    working = working_colour(existing[0], border)  # a joiner works in the first keyple's colour (p.6, K-36)
+    bonus = int(matches(working, border))
+    lying_already = existing[0].lying
     if action.lay:
         existing[0].lying = True
     units = (2 if action.lay else 1) + bonus
     laid = " and lays the existing keyple down" if action.lay else ""
-    events.append(Event(f"{player.name} plays {a(action.colour)} keyple onto {where}{laid}.", seat))
+    laid += " beside a keyple already lying down, which works no more" if lying_already else ""
+    as_colour = f"; the white keyple works as {working}, like the keyple it joins" if (
+        action.colour == "white" and working != "white") else ""
+    events.append(Event(f"{player.name} plays {a(action.colour)} keyple onto {where}{laid}{as_colour}.", seat))
     queue_yield(state, ref, [(seat, units)], events)
     flow.start_yields(state, events)
 
@@ -319,13 +324,15 @@ def gain(state: State, seat: int, resource: str, count: int) -> None:
 
 def _sell(state: State, seat: int, action: Sell, events: list[Event]) -> None:
     """Sell one resource to the boat for 2 shipping points (p.14 note 6)."""
-    state.steps.pop(0)
+    step = state.steps.pop(0)
     gain(state, seat, action.resource, -1)
-    state.boat_sold[seat].append(action.resource)
+    sold_as = stands_for(action.resource, step.options) or action.resource
+    state.boat_sold[seat].append(sold_as)  # a brick sold as clay counts as clay sold (K-10, K-22)
     points = 2 + _agent_bonus(state, seat)
     state.players[seat].shipping += points
-    events.append(Event(f"{name(state, seat)} sells {plural(action.resource, 1)} to the boat for {points} points.",
-                        seat))
+    standing_in = f" as {sold_as}" if sold_as != action.resource else ""
+    events.append(Event(f"{name(state, seat)} sells {plural(action.resource, 1)}{standing_in} to the boat for "
+                        f"{points} points.", seat))
     flow.start_yields(state, events)
 
 
@@ -365,7 +372,7 @@ def _exchange(state: State, seat: int, action: Exchange, events: list[Event]) ->
     """Give resources to the supply and take others: convert fields, trades and converting tiles."""
     step = state.steps.pop(0)
     if step.kind == "plot" and _upgraded_tile(state, seat, step.options[0]) == "trading_post":
-        other = "trade_finished" if action.give[0] in RAW else "trade_raw"
+        other = "trade_finished" if action.get[0] in RAW else "trade_raw"  # a brick may be traded as clay (K-22)
         state.steps.insert(0, Step(seat, _grant(state), "exchange", [other], step.source))
     for resource in action.give:
         gain(state, seat, resource, -1)

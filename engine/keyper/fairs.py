@@ -21,6 +21,20 @@ def covers(goods: dict[str, int], need: Counter[str]) -> bool:
     return all(spare.get(r, 0) >= n for r, n in need.items() if r not in FINISHED_OF_RAW.values())
 
 
+def shortfall(goods: dict[str, int], need: Counter[str]) -> Counter[str]:
+    """What goods lack to show every item needed, counting spare finished goods for their raw materials (p.10);
+    empty exactly when covers(goods, need)."""
+    short: Counter[str] = Counter()
+    spare: dict[str, int] = {}
+    for raw, finished in FINISHED_OF_RAW.items():
+        short[finished] = max(0, need[finished] - goods.get(finished, 0))
+        spare[raw] = max(0, goods.get(finished, 0) - need[finished])
+    for resource, n in need.items():
+        if resource not in FINISHED_OF_RAW.values():
+            short[resource] = max(0, n - goods.get(resource, 0) - spare.get(resource, 0))
+    return +short
+
+
 def side_worth(fair_id: str, points: int) -> FairSide:
     """The side of a fair that scores these points; raises KeyError."""
     for side in comps().fairs[fair_id].sides:

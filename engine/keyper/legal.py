@@ -22,7 +22,7 @@ from engine.keyper.actions import (
     Take,
     TakeTile,
 )
-from engine.keyper.economy import pay_options
+from engine.keyper.economy import pay_options, stands_for
 from engine.keyper.spaces import (
     SpaceRef,
     all_spaces,
@@ -35,6 +35,7 @@ from engine.keyper.spaces import (
     working_colour,
 )
 from engine.keyper.state import Keyple, State, Step
+from engine.keyper.vocab import FINISHED_OF_RAW
 
 
 def to_act(state: State) -> list[int]:
@@ -164,8 +165,17 @@ def step_takes(state: State, step: Step) -> list[Action]:
         took, sold = state.boat_took[step.seat], state.boat_sold[step.seat]
         goods = state.players[step.seat].goods
         takes: list[Action] = [Take(r) for r in step.options if in_supply(state, r) and r not in sold]
-        return takes + [Sell(r) for r in step.options if goods.get(r, 0) > 0 and r not in took]
+        return takes + [Sell(g) for g in sellable(step.options)
+                        if goods.get(g, 0) > 0 and stands_for(g, step.options) not in took]
     return _work(state, step)
+
+
+def sellable(shown: list[str]) -> list[str]:
+    """The goods a boat showing these types buys: each type, and the finished good of a raw material it shows,
+    which may always be used as that raw material (rulebook p.10, ruling K-22)."""
+    found = list(shown)
+    found += [FINISHED_OF_RAW[r] for r in shown if r in FINISHED_OF_RAW and FINISHED_OF_RAW[r] not in shown]
+    return found
 
 
 def _work(state: State, step: Step) -> list[Action]:

@@ -6,7 +6,7 @@ from collections import Counter
 from itertools import combinations_with_replacement
 
 from engine.keyper.actions import Action, Build, Exchange, Upgrade
-from engine.keyper.economy import can_pay, has_all, tokens
+from engine.keyper.economy import can_pay, hand_ins, has_all, tokens
 from engine.keyper.spaces import comps
 from engine.keyper.state import Player, State
 from engine.keyper.vocab import ANIMALS, FINISHED, GEMS, RAW, WHEAT
@@ -154,17 +154,24 @@ def exchange_rules(kind: str, upgraded: bool) -> list[tuple[list[tuple[str, ...]
 
 
 def exchange_options(state: State, seat: int, kind: str, upgraded: bool = False) -> list[Action]:
-    """The exchanges a seat can make now with a field or tile of this kind (the supply must hold what it gets)."""
+    """The exchanges a seat can make now with a field or tile of this kind (the supply must hold what it gets).
+
+    Where a raw material is asked for, its finished good may be handed in instead (rulebook p.10, ruling K-22);
+    an exchange that would hand in exactly what it gives back changes nothing and is not offered.
+    """
     goods = state.players[seat].goods
     unlimited = bool(state.options.get("unlimited_supply"))
-    found: list[Action] = []
+    found: dict[Action, None] = {}
     for gives, gets in exchange_rules(kind, upgraded):
-        for give in gives:
-            if has_all(goods, give):
+        for need in gives:
+            for give in hand_ins(need):
+                if not has_all(goods, give):
+                    continue
                 supply = Counter(state.supply) + Counter(give)  # what is handed in may come straight back
-                found += [Exchange(give, get) for get in gets
-                          if get != give and (unlimited or has_all(supply, get))]
-    return found
+                for get in gets:
+                    if tuple(sorted(get)) != give and (unlimited or has_all(supply, get)):
+                        found[Exchange(give, get)] = None
+    return list(found)
 
 
 def tile_rules(state: State, seat: int, plot_id: str) -> tuple[str, str]:

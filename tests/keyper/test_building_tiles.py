@@ -181,10 +181,10 @@ CONVERTERS = [
     ("gem_dealer", False, {"emerald": 1, "clay": 1}, ex([("emerald",)], each(GEMS, 1)),
      "exchange emerald for emerald+gold"),
     ("gem_dealer", True, {"emerald": 1, "clay": 1}, ex([("emerald",)], each(GEMS, 2)), "exchange emerald for gold"),
-    ("windmill", False, {"clay": 1, "brick": 1}, ex([("clay",)], [("wheat", "wheat")]),
-     "exchange brick for wheat+wheat"),
-    ("windmill", True, {"clay": 1, "brick": 1}, ex([("clay",)], [("wheat", "wheat")]),
-     "exchange brick for wheat+wheat"),
+    ("windmill", False, {"clay": 1, "brick": 1, "wheat": 1}, ex([("clay",), ("brick",)], [("wheat", "wheat")]),
+     "exchange wheat for wheat+wheat"),
+    ("windmill", True, {"clay": 1, "brick": 1, "wheat": 1}, ex([("clay",), ("brick",)], [("wheat", "wheat")]),
+     "exchange wheat for wheat+wheat"),
     ("hop_field", False, {"wheat": 1, "clay": 1}, ex([("wheat",)], each(ANIMALS, 1)), "exchange clay for cow"),
     ("hop_field", True, {"wheat": 1, "clay": 1}, ex([("wheat",)], each(ANIMALS, 2)), "exchange wheat for cow"),
     ("livestock_market", False, {"cow": 1, "wheat": 1}, ex([("cow",)], each(ANIMALS, 1)),
@@ -208,7 +208,9 @@ def test_a_converting_tile_offers_exactly_its_exchanges(tile: str, upgraded: boo
     (upgraded 1) into a gem; jewel cutter a stone into 1 (2) gems; gem dealer a gem into 1 other (2 of any)
     gems; windmill a raw material into 2 wheat; hop field a wheat into 1 (2) animals; livestock market an animal
     into 1 other (2 of any) animals; copse a wood into 1 (2) of chicken, deer, goat, boar; key market 2 (1) of
-    raw, finished, gem or wheat into 1 of those. Exchanges take the real resource, never a stand-in (K-22)."""
+    raw, finished, gem or wheat into 1 of those. Where a raw material is asked for, a finished good of its type
+    may be handed in (p.10, ruling K-22): the windmill grinds a brick as clay; a brick handed in for a brick
+    changes nothing and is not offered."""
     plot = plot_for(tile)
     state = tile_table(tile, upgraded, **resources)
     state, _ = play(state, 0, f"play white {plot}")
@@ -248,10 +250,12 @@ def test_a_converter_needs_a_keyple_each_time() -> None:
 
 def test_the_trading_post_trades_one_raw_material_or_one_finished_good_for_two() -> None:
     """rulebook p.17, Trading post: the plain side exchanges 1 raw material for 2 of any type, or 1 finished
-    good for 2 of any type: one trade per action, and never wheat."""
+    good for 2 of any type: one trade per action, and never wheat. The brick may also be traded as clay for 2
+    raw materials (p.10, ruling K-22)."""
     state = tile_table("trading_post", False, clay=1, brick=1, wheat=1)
     state, _ = play(state, 0, "play white v1")
-    assert exchanges(state) == ex([("clay",)], each(RAW, 2)) | ex([("brick",)], each(FINISHED, 2))
+    assert exchanges(state) == (ex([("clay",), ("brick",)], each(RAW, 2))
+                                | ex([("brick",)], each(FINISHED, 2)))
     assert not any("wheat" in a.split(" for ")[0] for a in exchanges(state))
     state, _ = play(state, 0, "exchange clay for log+rock")
     assert state.phase == "turn" and GAME.to_act(state) == [1]
@@ -261,10 +265,11 @@ def test_the_trading_post_trades_one_raw_material_or_one_finished_good_for_two()
 
 def test_the_upgraded_trading_post_makes_both_trades_in_one_action() -> None:
     """rulebook p.17, Trading post (ruling K-26): the upgraded side exchanges raw materials and finished goods:
-    after one trade the same action makes the other kind."""
+    after one trade the same action makes the other kind (which, for the raw trade, also takes a finished good
+    as its raw material: p.10, ruling K-22)."""
     state = tile_table("trading_post", True, clay=1, brick=1)
     state, _ = run(state, [(0, "play white v1"), (0, "exchange brick for wood+wood")])
-    assert exchanges(state) == ex([("clay",)], each(RAW, 2))
+    assert exchanges(state) == ex([("clay",), ("wood",)], each(RAW, 2))
     state, _ = play(state, 0, "exchange clay for rock+rock")
     assert (have(state, 0, "wood"), have(state, 0, "rock")) == (2, 2)
     assert state.phase == "turn" and GAME.to_act(state) == [1]

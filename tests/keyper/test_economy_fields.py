@@ -258,8 +258,9 @@ def test_convert_field_counts(kind: str, raw: str, good: str, colour: str, match
 
 
 def test_a_convert_field_takes_only_its_own_raw_material() -> None:
-    """rulebook p.12 (convert X to Y) and ruling K-22: the clay convert field takes real clay only; a brick
-    does not stand in for clay, and logs are not turned into bricks."""
+    """rulebook p.12 (convert X to Y) and ruling K-22: the clay convert field turns clay into bricks; a brick
+    could stand in for the clay (p.10) but would come back as the same brick, so that exchange is not offered;
+    logs are not turned into bricks."""
     state = table(3, active=0, season=2)
     lone(state, 0, orange=1)
     goods(state, 0, clay=1, log=1, brick=1)
@@ -299,14 +300,16 @@ def test_a_finished_good_from_the_first_trade_feeds_the_second() -> None:
 
 
 def test_trade_fields_keep_raw_materials_and_finished_goods_apart_and_take_no_wheat() -> None:
-    """rulebook p.13 note 3 and ruling K-22: the raw trade swaps raw materials only and the finished trade
-    finished goods only; wheat is traded by neither."""
+    """rulebook p.13 note 3, p.10 and ruling K-22: the raw trade gives raw materials only and the finished trade
+    finished goods only; the raw trade takes a raw material or a finished good standing in for its raw material
+    (a brick as clay), the finished trade only a finished good; wheat is traded by neither."""
     state = table(3, active=0)
     lone(state, 0, blue=1)
     goods(state, 0, clay=1, brick=1, wheat=2, wood=0, stone=0)
     state, _ = play(state, 0, "play blue 1.trade_raw")
     options = legal(state, 0)
-    assert all(a.startswith("exchange clay for") for a in options if a != "skip")
+    assert all(a.startswith(("exchange clay for", "exchange brick for")) for a in options if a != "skip")
+    assert all(a.split(" for ")[1].split("+")[0] in ("clay", "log", "rock") for a in options if a != "skip")
     not_legal(state, 0, "exchange brick for brick+brick", "exchange wheat for clay+clay", "exchange clay for brick")
     state = table(3, active=0)
     lone(state, 0, blue=1)
@@ -532,10 +535,12 @@ BOATS = ["boat-1", "boat-2", "boat-3", "boat-4"]  # spring sides: clay/sheep, lo
 
 
 def boat_table(colour: str = "blue", **resources: int) -> State:
-    """Seat 0 alone with one keyple; this season's boats are boats 1-4."""
+    """Seat 0 alone with one keyple and exactly these goods (no starting finished goods, which a boat showing
+    their raw material would also buy); this season's boats are boats 1-4."""
     state = table(3, active=0)
     state.boats = list(BOATS)
     lone(state, 0, **{colour: 1})
+    goods(state, 0, **NO_GOODS)
     goods(state, 0, **resources)
     return state
 

@@ -8,6 +8,7 @@ from engine.keyper import GAME
 from engine.keyper.state import Keyple
 from tests.keyper.scenario import (
     build,
+    claim,
     give,
     have,
     legal,
@@ -289,6 +290,47 @@ def test_joining_a_keyple_already_lying_gives_the_solo_yield(colour: str, earned
     state, _ = play(state, 0, f"play {colour} 1.pig")
     state, _ = take_all(state)
     assert have(state, 0, "pig") == earned
+
+
+@pytest.mark.parametrize(("field", "lying", "earned"), [
+    ("pig", "brown", 1),   # light-green field, the lying keyple works in brown: no match
+    ("pig", "green", 2),   # it works in green, the field's colour: a match
+    ("pig", "white", 2),   # a lying white keyple on the green field works in green (K-5): a match
+    ("country_tile", "white", 1),  # an uncoloured field: never a match
+])
+def test_p6_a_white_keyple_joining_a_lying_keyple_works_in_its_colour(field: str, lying: str, earned: int) -> None:
+    """rulebook p.6, 2c continued (a white joiner counts as the colour of the first keyple, not the field's) and
+    2c (beside a lying keyple the joiner earns what it would alone), ruling K-36: a white keyple beside a lying
+    brown keyple on the light-green pig field earns 1 pig, not the 2 a white keyple alone would earn there."""
+    state = table(3, active=0)
+    place(state, 1, field, f"{lying}/lying")
+    give(state, 0, white=1)
+    for other in (1, 2):
+        give(state, other, white=1, green=1)
+    state, events = play(state, 0, f"play white 1.{field}")
+    assert state.phase == "yields" and len(pending(state)) == earned
+    working = {"brown": "brown", "green": "green", "white": "green"}[lying] if field == "pig" else "white"
+    assert any("already lying" in t for t in texts(events))
+    assert any(f"works as {working}" in t for t in texts(events)) == (working != "white")
+
+
+def test_p6_the_white_keyple_keeps_that_colour_when_it_is_laid_down_later() -> None:
+    """rulebook p.6, 3 (one keyple lying, the other laid down: 1, or 2 with a colour match between the keyple and
+    the field) with ruling K-36: the white keyple that joined a lying brown keyple on the pig field still counts
+    as brown when it is laid down, so it earns 1 pig."""
+    state = table(3, active=0)
+    place(state, 1, "pig", "brown/lying", "white")  # the white keyple joined the lying brown one earlier
+    claim(state, 0, 1)
+    give(state, 0)
+    assert legal(state, 0) == ["laydown 1.pig"]
+    state, _ = play(state, 0, "laydown 1.pig")
+    assert pending(state) == [(0, ("pig",))]
+    state = table(3, active=0)
+    place(state, 1, "pig", "green/lying", "white")  # beside a lying green keyple it works in green: a match
+    claim(state, 0, 1)
+    give(state, 0)
+    state, _ = play(state, 0, "laydown 1.pig")
+    assert pending(state) == [(0, ("pig",))] * 2
 
 
 def test_existing_keyple_is_joined_only_by_its_colour_or_white() -> None:

@@ -227,7 +227,7 @@ def test_a_boat_gives_nothing_the_supply_lacks() -> None:
     state = table(3, active=0)
     state.boats = ["boat-1", "boat-2", "boat-3", "boat-4"]
     lone(state, 0, blue=1)
-    goods(state, 0, sheep=1)
+    goods(state, 0, sheep=1, **NO_GOODS)
     state.supply["clay"] = 0
     state, _ = play(state, 0, "play blue 1.river boat-1")
     assert legal(state, 0) == ["take sheep", "sell sheep", "skip"]
