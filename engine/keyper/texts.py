@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.keyper.components import Components, default
-from engine.keyper.fairs import covers, side_worth
+from engine.keyper.fairs import shortfall, side_worth
 from engine.keyper.lookup import (
     DAGGER,
     colour_groups,
@@ -20,7 +20,7 @@ from engine.keyper.lookup import (
     reconstructed,
     side_text,
 )
-from engine.keyper.vocab import FINISHED, FINISHED_OF_RAW, SEASONS
+from engine.keyper.vocab import SEASONS
 
 SEASON_ICON = {"spring": "🌱", "summer": "🌼", "autumn": "🍂", "winter": "❄"}
 RECONSTRUCTED_NOTE = f"{DAGGER} Reconstructed: the printed values are not public, so Keywood's data pack fills them in."
@@ -154,32 +154,14 @@ def _status(view: Mapping[str, Any], seasons: tuple[str, ...], goods: Mapping[st
     now = SEASONS.index(season)
     if max(SEASONS.index(s) for s in seasons) < now:
         return "Too late: its seasons are past."
-    lacking = Counter[str]() if covers(dict(goods), need) else missing(goods, need)
+    short = shortfall(dict(goods), Counter(need))
+    lacking = Counter({r: short[r] for r in need if short[r]})  # in the order the fair lists them
     if season in seasons:
         if not lacking:
             return "Can be held now." if view.get("phase") == "fairs" else "Ready: you have everything it needs."
         already = " (counting what your fairs this season already show)" if shown else ""
         return f"Missing {items(lacking)}{already}."
     return "Not yet (a later season); you have it all." if not lacking else f"Not yet; missing {items(lacking)}."
-
-
-def missing(goods: Mapping[str, int], need: Mapping[str, int]) -> Counter[str]:
-    """What goods lack to show every item needed; a finished good may stand in for its raw material (p.10).
-
-    Empty exactly when engine.keyper.fairs.covers(goods, need) holds.
-    """
-    lack: Counter[str] = Counter()
-    spare = {r: n for r, n in goods.items() if n > 0}
-    for raw, finished in FINISHED_OF_RAW.items():
-        have = spare.get(finished, 0)
-        want = need.get(finished, 0)
-        if want > have:
-            lack[finished] = want - have
-        spare[raw] = spare.get(raw, 0) + max(0, have - want)
-    for resource, n in need.items():
-        if resource not in FINISHED and n > spare.get(resource, 0):
-            lack[resource] = n - spare.get(resource, 0)
-    return Counter({r: lack[r] for r in need if lack[r] > 0})
 
 
 def _tile_line(comps: Components, tiles: list[str]) -> tuple[str, bool]:

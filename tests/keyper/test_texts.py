@@ -14,7 +14,7 @@ import pytest
 from bot import rules
 from engine.keyper import GAME, scoring
 from engine.keyper.components import default
-from engine.keyper.fairs import covers
+from engine.keyper.fairs import covers, shortfall
 from engine.keyper.lookup import (
     DAGGER,
     DISCORD_SAFE,
@@ -27,7 +27,7 @@ from engine.keyper.lookup import (
     tile_text,
 )
 from engine.keyper.state import Keyple, State, clone
-from engine.keyper.texts import RECONSTRUCTED_NOTE, _table_note, hand, missing, table
+from engine.keyper.texts import RECONSTRUCTED_NOTE, _table_note, hand, table
 from engine.keyper.vocab import RESOURCES
 from engine.playout import random_playout
 
@@ -235,13 +235,14 @@ def test_the_hand_lists_unbuilt_tiles_with_their_costs() -> None:
         assert f"{tile.name} ({items(tile.cost, ' + ')})" in line
 
 
-def test_missing_is_empty_exactly_when_the_fair_logic_says_covered() -> None:
+def test_shortfall_is_empty_exactly_when_the_fair_logic_says_covered() -> None:
+    """What the hand says a fair lacks (fairs.shortfall) is empty exactly when covers() holds, and is enough."""
     rng = random.Random(7)
     pool = RESOURCES[:9]  # raw materials, finished goods and wheat: where stand-ins matter
     for _ in range(2000):
         goods = {r: rng.randint(0, 2) for r in pool}
         need = Counter({r: rng.randint(0, 2) for r in rng.sample(pool, 3)})
-        lack = missing(goods, need)
+        lack = shortfall(goods, need)
         assert (not lack) == covers(goods, need), (goods, need, lack)
         with_lack = {r: goods.get(r, 0) + lack.get(r, 0) for r in set(goods) | set(lack)}
         assert covers(with_lack, need), (goods, need, lack)
