@@ -100,9 +100,9 @@ def check_public(view: View) -> None:
 def render(public_view: View, *, highlight: str | None = None, size: str = "full") -> bytes:
     """The table as PNG bytes; size 'full' (everything) or 'compact' (no player panels).
 
-    highlight names a space to outline as the last action: '2.pig' on board 2, or a plot like 'v3' of the
-    active player; by default the view's last_space is outlined. Raises ValueError on a private view, an
-    unknown size or a highlight naming no space.
+    highlight names a space to outline as the last action: '2.pig' on board 2, a plot like 'v3' of the
+    active player, or 'v3@1' (seat 1's plot v3); by default the view's last_space is outlined. Raises ValueError
+    on a private view, an unknown size or a highlight naming no space.
     """
     check_public(public_view)
     if size not in SIZES:
@@ -171,10 +171,13 @@ def render_scoreboard(scoreboard: Scoreboard) -> bytes:
     return d.to_png(image)
 
 
+Mark = tuple[int | None, str, int | None]  # (board number or None for a plot, space id, plot's seat or None)
+
+
 # --- Highlight -----------------------------------------------------------------------------------------
 
 
-def _last_space(view: View) -> tuple[int | None, str] | None:
+def _last_space(view: View) -> Mark | None:
     """The space of the last placement the view reports, outlined by default (None if it names no space)."""
     try:
         return _parse_highlight(view, view.get("last_space") or None)
@@ -182,8 +185,9 @@ def _last_space(view: View) -> tuple[int | None, str] | None:
         return None
 
 
-def _parse_highlight(view: View, highlight: str | None) -> tuple[int | None, str] | None:
-    """(board number or None for a plot of the active seat, space id); raises ValueError if no such space."""
+def _parse_highlight(view: View, highlight: str | None) -> Mark | None:
+    """(board number or None for a plot, space id, the plot's seat or None for the active seat): '2.pig', 'v3' or
+    'v3@1' (seat 1's plot v3); raises ValueError if no such space."""
     if highlight is None:
         return None
     if "." in highlight:
@@ -193,9 +197,10 @@ def _parse_highlight(view: View, highlight: str | None) -> tuple[int | None, str
             raise ValueError(f"highlight '{highlight}' names no board in play")
         if field_id not in {f.id for f in _display(boards[int(number)]["display"]).fields}:
             raise ValueError(f"highlight '{highlight}' names no field of board {number}")
-        return int(number), field_id
-    if highlight in _plot_ids():
-        return None, highlight
+        return int(number), field_id, None
+    plot, _, owner = highlight.partition("@")
+    if plot in _plot_ids() and (not owner or owner.isdigit() and int(owner) < len(view["players"])):
+        return None, plot, int(owner) if owner else None
     raise ValueError(f"highlight '{highlight}' is neither a field like '2.pig' nor a plot like 'v3'")
 
 
@@ -290,7 +295,7 @@ def _header(draw: ImageDraw.ImageDraw, view: View, y: int) -> None:
 
 
 def _boards(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, comps: Components, y: int,
-            mark: tuple[int | None, str] | None) -> None:
+            mark: Mark | None) -> None:
     """Every country board in play, side by side and centred."""
     boards = view["boards"]
     total = len(boards) * BOARD_W + (len(boards) - 1) * GAP
@@ -618,7 +623,7 @@ def _to_build_height(view: View) -> int:
 
 
 def _player_panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, comps: Components, seat: int,
-                  box: Box, mark: tuple[int | None, str] | None) -> None:
+                  box: Box, mark: Mark | None) -> None:
     """One player's panel: header, farm and village plots, keyp and keyp tile, fairs, stores, tiles to build."""
     player = view["players"][seat]
     x0, y0, x1, y1 = box
@@ -630,7 +635,8 @@ def _player_panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, com
     d.text(draw, (x0 + 16, y0 + 26), d.ellipsize(str(player["name"]), 28, 300, bold=True), 28, ink, bold=True,
            anchor="lm")
     _panel_badges(draw, view, seat, (x0, y0, x1, y0 + 52))
-    plot_hl = mark[1] if mark and mark[0] is None and seat == view.get("active") else None
+    owner = mark[2] if mark and mark[2] is not None else view.get("active")
+    plot_hl = mark[1] if mark and mark[0] is None and seat == owner else None
     top = y0 + 62
     bottom = _plots(draw, player, comps, x0 + 14, top, plot_hl)
     right_x = x0 + 14 + 4 * PLOT_W + 22

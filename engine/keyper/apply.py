@@ -54,17 +54,18 @@ def apply_in_place(state: State, seat: int, action: Action) -> list[Event]:
     """Carry out an action already known to be legal; returns what happened."""
     events: list[Event] = []
     state.last_action = f"{name(state, seat)}: {public_notation(action)}"
-    state.last_space = _space_of(state, action) or state.last_space
+    state.last_space = _space_of(state, seat, action) or state.last_space
     _HANDLERS[type(action)](state, seat, action, events)
     return events
 
 
-def _space_of(state: State, action: Action) -> str:
-    """The space an action puts a keyper or keyple on, or lays one down on ('' for other actions)."""
+def _space_of(state: State, seat: int, action: Action) -> str:
+    """The space an action puts a keyper or keyple on, or lays one down on ('' for other actions): a field like
+    '2.pig', or a plot with its owner like 'f8@0' (so an image outlines the right player's plot)."""
     if isinstance(action, PlayKeyper):
         return f"{action.board}.keyp"
     if isinstance(action, PlayKeyple | LayDown):
-        return action.space
+        return action.space if "." in action.space else f"{action.space}@{seat}"
     if isinstance(action, Join) and state.offer is not None:
         return f"{state.offer.board}.{state.offer.field}"
     return ""

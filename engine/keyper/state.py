@@ -131,7 +131,7 @@ class State:
     boat_sold: list[list[str]] = field(default_factory=list)
     turn: int = 1
     last_action: str = ""
-    last_space: str = ""  # where the last keyper or keyple went or was laid down ('2.pig', or a plot 'v3')
+    last_space: str = ""  # where the last keyper or keyple went or was laid down ('2.pig', or seat 0's plot 'v3@0')
 
 
 def clone(state: T) -> T:

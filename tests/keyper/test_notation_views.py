@@ -177,3 +177,22 @@ def test_check_of_an_illegal_action_gives_the_reason_and_rule_and_changes_nothin
     assert verdict.rule.startswith("rulebook p")
     assert verdict.outcome == ()
     assert GAME.to_json(state) == before
+
+
+def test_the_last_placement_on_a_plot_names_its_owner() -> None:
+    """The view's last_space for a keyple played onto a plot says whose plot ('f8@0'), so an image drawn after
+    play has moved on outlines the right player's plot."""
+    from engine.keyper.actions import PlayKeyple
+    from engine.playout import random_playout
+
+    found = []
+    for seed in range(1, 6):
+        _, record = random_playout(GAME, ["Ana", "Ben", "Cleo"], seed)
+        state = GAME.setup(["Ana", "Ben", "Cleo"], seed)
+        for seat, text in record.actions:
+            action = GAME.parse(state, seat, text)
+            GAME.apply_in_place(state, seat, action)
+            if isinstance(action, PlayKeyple) and "." not in action.space:
+                found.append((GAME.view(state, None)["last_space"], f"{action.space}@{seat}"))
+    assert found, "some keyple went onto a plot"
+    assert all(shown == expected for shown, expected in found)

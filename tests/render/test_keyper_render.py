@@ -155,7 +155,18 @@ def test_highlight_outlines_a_field_or_an_active_players_plot(stages: dict[str, 
     assert render(view, highlight="v3") != plain
 
 
-@pytest.mark.parametrize("bad", ["9.pig", "1.nowhere", "x.pig", "v99", "pig", ""])
+def test_the_last_placement_on_a_plot_is_outlined_on_its_owners_panel(stages: dict[str, State]) -> None:
+    """A keyple played onto Ana's plot f8 stays outlined on Ana's f8 after play has passed to Ben (issue: the
+    outline followed the player to act), and 'f8@seat' names whose plot it is."""
+    view = GAME.view(stages["joiner"], None)
+    active = int(view["active"])
+    other = (active + 1) % len(view["players"])
+    on_active = render(view | {"last_space": f"f8@{active}"})
+    assert on_active == render(view | {"last_space": ""}, highlight="f8")
+    assert render(view | {"last_space": f"f8@{other}"}) not in (on_active, render(view | {"last_space": ""}))
+
+
+@pytest.mark.parametrize("bad", ["9.pig", "1.nowhere", "x.pig", "v99", "pig", "", "v3@9", "v3@x"])
 def test_a_highlight_naming_no_space_is_refused(stages: dict[str, State], bad: str) -> None:
     with pytest.raises(ValueError, match="highlight"):
         render(GAME.view(stages["joiner"], None), highlight=bad)
