@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.store import GameRow, PromptRow, SeatRow, SnapshotRow, Store, now  # noqa: E402
 from bot.table import Command, Table, Where, Who  # noqa: E402
 from engine.keyper import GAME  # noqa: E402
-from engine.playout import random_playout  # noqa: E402
+from engine.playout import chosen_moves, random_playout  # noqa: E402
 
 NAMES = ["Ana", "Ben", "Cleo"]
 CHUNK = 1000
@@ -50,7 +50,7 @@ def play_games(table: Table, games: int, seed: int, label: str) -> list[float]:
             if not outcome.ok:
                 raise SystemExit(f"{command.verb} refused: {outcome.reply}")
         _, record = random_playout(GAME, NAMES, seed + k)
-        for seat, text in record.actions:
+        for seat, text in chosen_moves(GAME, record):  # the table plays forced moves itself
             command = Command(where, players[seat], "play", text)
             start = time.perf_counter()
             outcome = table.handle(command)

@@ -33,10 +33,12 @@ from engine.core import (
     Playout,
     replay,
 )
+from engine.playout import forced_move
 
 LOG_LINES = 15
 MAX_CHOICES = 20
 TIMEOUT_AUTHOR = "timeout"
+AUTO_AUTHOR = "auto"  # an action Keywood played because it was the only one possible
 REPEAT = re.compile(r"^(?P<action>.*\S)\s+[x×](?P<times>\d+)$", re.IGNORECASE)
 MAX_BACKOFF_SECONDS = 600
 DM_RETRY = timedelta(hours=24)  # a user whose DMs were refused is not tried again for this long
@@ -492,8 +494,19 @@ class Table:
             return game.engine.parse(game.state, seat, base), times
 
     def _settle(self, tx: Tx, game: Loaded) -> list[Event]:
-        """Apply what needs nobody now: kept and timed-out answers whose turn has come."""
-        return self._apply_queued(tx, game)
+        """Apply what needs nobody: kept and timed-out answers whose turn has come, and a lone decision's only
+        possible answer (engine.playout.forced_move: logged as Keywood's, and undone with the action before it)."""
+        events: list[Event] = []
+        while not game.engine.is_over(game.state):
+            events += self._apply_queued(tx, game)
+            forced = forced_move(game.engine, game.state) if not game.engine.is_over(game.state) else None
+            if forced is None:
+                return events
+            seat, action = forced
+            events.append(Event(f"{game.user_of(seat).name} has only one possible choice, so Keywood plays it: "
+                                f"{game.engine.public_notation(action)}.", seat))
+            events += self._apply(tx, game, seat, AUTO_AUTHOR, action)
+        return events
 
     def _apply_queued(self, tx: Tx, game: Loaded) -> list[Event]:
         """Apply kept and timed-out answers of seats whose turn to answer has come, in the engine's order."""
@@ -855,7 +868,10 @@ class Table:
         game = self._require_running(tx, cmd)
         seat = self._require_seat(game, cmd)
         rows = tx.actions(game.id)
-        kept, taken = rows[:-1], rows[-1:]
+        automatic = 0
+        while automatic < len(rows) and rows[-1 - automatic].author_id == AUTO_AUTHOR:
+            automatic += 1  # Keywood's forced answers go with the action that led to them
+        kept, taken = rows[:len(rows) - automatic - 1], rows[len(rows) - automatic - 1:]
         if not taken or taken[0].seat != seat or taken[0].author_id == TIMEOUT_AUTHOR:
             raise TableError("You can only take back your own last action, and only before anyone else acts.")
         if seat not in game.engine.to_act(game.state):

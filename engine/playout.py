@@ -51,3 +51,27 @@ def _pick(game: Game[Any, Any], state: Any, chooser: Rng) -> tuple[int, list[Any
     if not options:
         raise RuntimeError(f"seat {seat} must act but has no legal action ({game.waiting_for(state)})")
     return seat, options, chooser.below(len(options))
+
+
+def forced_move(game: Game[Any, Any], state: Any) -> tuple[int, Any] | None:
+    """The move a table makes by itself: (seat, action) when one decision alone is open, play waits for it, its
+    choices are public, and it has exactly one legal answer; None otherwise."""
+    decisions = game.decisions(state)
+    if len(decisions) != 1 or not decisions[0].must or not decisions[0].public_choices:
+        return None
+    legal = game.legal_actions(state, decisions[0].seat)
+    return (decisions[0].seat, legal[0]) if len(legal) == 1 else None
+
+
+def chosen_moves(game: Game[Any, Any], record: Playout) -> list[tuple[int, str]]:
+    """A record's (seat, notation) without the forced moves a table plays by itself: what players would type.
+
+    Raises EngineError if an action of the record does not apply."""
+    state = game.setup(record.players, record.seed, record.options)
+    chosen = []
+    for seat, text in record.actions:
+        action = game.parse(state, seat, text)
+        if forced_move(game, state) is None:
+            chosen.append((seat, text))
+        game.apply_in_place(state, seat, action)
+    return chosen

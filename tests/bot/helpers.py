@@ -167,12 +167,12 @@ def random_step(game: Started, rng: random.Random, *, early_answers: bool = True
 
 def script_for(seed: int, players: int = 3) -> list[str]:
     """A whole random game as `keywood play --script` lines ('SEAT: NOTATION', seats counted from 1 as the
-    terminal counts them), for names Ana, Ben, Cleo, Dev."""
-    from engine.playout import random_playout
+    terminal counts them), for names Ana, Ben, Cleo, Dev; without the forced moves the table plays itself."""
+    from engine.playout import chosen_moves, random_playout
 
     names = ["Ana", "Ben", "Cleo", "Dev"][:players]
     _, record = random_playout(GAME, names, seed)
-    return [f"{seat + 1}: {text}" for seat, text in record.actions]
+    return [f"{seat + 1}: {text}" for seat, text in chosen_moves(GAME, record)]
 
 
 def keywood(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.store import Store
 from bot.table import Table, Where, Who
 from engine.keyper import GAME
-from engine.playout import random_playout
+from engine.playout import chosen_moves, random_playout
 from tests.bot.helpers import ANA, BEN, CLEO, SEED, Started, cmd, count, dump, log_rows, url
 
 EVE = Who("u-eve", "Eve")
@@ -32,9 +32,10 @@ def outbox(table: Table, game_id: int) -> list[tuple[int, str, str | None, dict[
 def play_until(game: Started, choice_seed: int, stop: object) -> list[tuple[int, str]]:
     """Play the seed-7 game's random play-out (choices from choice_seed) through the table until stop(state)."""
     _, record = random_playout(GAME, ["Ana", "Ben", "Cleo"], SEED, choice_seed=choice_seed)
-    for seat, text in record.actions:
+    moves = chosen_moves(GAME, record)
+    for seat, text in moves:
         if stop(game.state()):  # type: ignore[operator]
-            return record.actions
+            return moves
         game.play(game.players[seat], text)
     raise AssertionError("the play-out never reached the moment")
 

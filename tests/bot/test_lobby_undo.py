@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.table import Table, Where
+from engine.core import Playout
 from engine.keyper import GAME
 from engine.keyper.state import clone
-from engine.playout import random_playout
+from engine.playout import chosen_moves, random_playout
 from tests.bot.helpers import (
     ADMIN,
     ANA,
@@ -280,7 +281,7 @@ def test_no_undo_past_a_random_draw(table: Table, db_path: Path) -> None:
     actions, index = find_random_draw(1)
     game_id = start_game(table, seed=1).game_id or 0
     players = (ANA, BEN, CLEO)
-    for seat, text in actions[: index + 1]:
+    for seat, text in chosen_moves(GAME, Playout(["Ana", "Ben", "Cleo"], 1, {}, actions[: index + 1])):
         outcome = table.handle(cmd(players[seat], "play", text))
         assert outcome.ok, outcome.reply
     seat = actions[index][0]

@@ -3,8 +3,11 @@ invitation would do, and the game's end pinging everyone (issue "Keyper as playe
 
 from __future__ import annotations
 
+from bot.table import Outcome, Table
+from engine.core import Playout, replay
 from engine.keyper import GAME
-from tests.bot.helpers import ANA, BEN, CLEO, Started, cmd, dump, log_rows
+from engine.playout import chosen_moves, random_playout
+from tests.bot.helpers import ANA, BEN, CLEO, PLAYERS, Started, cmd, dump, log_rows, read_state, start_game
 
 
 def test_an_invitation_says_what_each_answer_would_do(started: Started) -> None:
@@ -48,3 +51,25 @@ def test_a_repeat_that_passes_the_turn_on_is_refused_whole(started: Started) -> 
     refused = started.table.handle(cmd(BEN, "play", "join green x2"))
     assert not refused.ok and "only 1 of 2 times" in refused.reply
     assert dump(started.path) == before
+
+
+def test_a_lone_decision_with_one_possible_answer_is_played_by_the_table(table: Table) -> None:
+    """In the seed-22 game Cleo's `take log` leaves her a turn whose only legal action is `keyper 3`: the table
+    plays it, says so, logs it as Keywood's, and her undo takes back both (issue: fewer clicks)."""
+    _, record = random_playout(GAME, ["Ana", "Ben", "Cleo"], 22)
+    prefix = Playout(["Ana", "Ben", "Cleo"], 22, {}, record.actions[:199])
+    assert record.actions[198] == (2, "take log") and record.actions[199] == (2, "keyper 3")
+    game_id = start_game(table, seed=22).game_id or 0
+    outcome = Outcome(False)
+    for seat, text in chosen_moves(GAME, prefix):
+        outcome = table.handle(cmd(PLAYERS[seat], "play", text))
+        assert outcome.ok, outcome.reply
+    assert "Cleo has only one possible choice, so Keywood plays it: keyper 3." in outcome.public
+    assert log_rows(table, game_id)[-2:][0][2:4] == (CLEO.user_id, "take log")
+    assert log_rows(table, game_id)[-1][2:4] == ("auto", "keyper 3")
+    undone = table.handle(cmd(CLEO, "undo"))
+    assert undone.ok and "Cleo takes back 'take log'." in undone.public
+    assert [r[3] for r in log_rows(table, game_id, include_undone=True)[-2:]] == ["take log", "keyper 3"]
+    assert all(r[4] for r in log_rows(table, game_id, include_undone=True)[-2:]), "both are undone"
+    assert GAME.to_json(read_state(table, game_id)[0]) == GAME.to_json(
+        replay(GAME, Playout(["Ana", "Ben", "Cleo"], 22, {}, record.actions[:198])))

@@ -23,7 +23,7 @@ from bot.discord_app import HOW_TO_OPEN_DMS
 from bot.store import Store
 from bot.table import Command, Table, Where, Who
 from engine.keyper import GAME
-from engine.playout import random_playout
+from engine.playout import chosen_moves, random_playout
 from tests.discord import (
     ANY_TIMESTAMP,
     PLAYERS,
@@ -115,7 +115,8 @@ def keyper_script(phase: str) -> list[tuple[int, str]]:
 
     _, record = random_playout(GAME, [n.title() for n in PLAYERS], SEED, choice_seed=FAIRS_CHOICE_SEED, on_step=note)
     assert moments, f"the play-out no longer reaches {phase}: search another FAIRS_CHOICE_SEED"
-    return record.actions[:moments[0]]
+    record.actions = record.actions[:moments[0]]
+    return chosen_moves(GAME, record)
 
 
 async def play_script(env: Env, actions: list[tuple[int, str]]) -> None:
