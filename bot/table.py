@@ -499,7 +499,8 @@ class Table:
         events: list[Event] = []
         while not game.engine.is_over(game.state):
             events += self._apply_queued(tx, game)
-            forced = forced_move(game.engine, game.state) if not game.engine.is_over(game.state) else None
+            forced = None if game.engine.is_over(game.state) else forced_move(
+                game.engine, game.state, decisions=game.decisions(), legal=game.legal)
             if forced is None:
                 return events
             seat, action = forced

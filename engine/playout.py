@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.core import Game, Playout, Rng
+from engine.core import Decision, Game, Playout, Rng
 
 MAX_STEPS = 20_000
 
@@ -53,14 +53,16 @@ def _pick(game: Game[Any, Any], state: Any, chooser: Rng) -> tuple[int, list[Any
     return seat, options, chooser.below(len(options))
 
 
-def forced_move(game: Game[Any, Any], state: Any) -> tuple[int, Any] | None:
+def forced_move(game: Game[Any, Any], state: Any, *, decisions: list[Decision] | None = None,
+                legal: Callable[[int], list[Any]] | None = None) -> tuple[int, Any] | None:
     """The move a table makes by itself: (seat, action) when one decision alone is open, play waits for it, its
-    choices are public, and it has exactly one legal answer; None otherwise."""
-    decisions = game.decisions(state)
-    if len(decisions) != 1 or not decisions[0].must or not decisions[0].public_choices:
+    choices are public, and it has exactly one legal answer; None otherwise. decisions and legal may be given
+    when the caller already has them for this state."""
+    found = game.decisions(state) if decisions is None else decisions
+    if len(found) != 1 or not found[0].must or not found[0].public_choices:
         return None
-    legal = game.legal_actions(state, decisions[0].seat)
-    return (decisions[0].seat, legal[0]) if len(legal) == 1 else None
+    actions = legal(found[0].seat) if legal is not None else game.legal_actions(state, found[0].seat)
+    return (found[0].seat, actions[0]) if len(actions) == 1 else None
 
 
 def chosen_moves(game: Game[Any, Any], record: Playout) -> list[tuple[int, str]]:
