@@ -37,6 +37,8 @@ from engine.playout import forced_move
 
 LOG_LINES = 15
 MAX_CHOICES = 20
+MAX_REPEAT = 20  # the most times one command repeats an action ('take pig x3')
+MAX_REPEAT_CHOICES = 4  # repeat buttons are worked out only for this few choices (each is a few trial moves)
 TIMEOUT_AUTHOR = "timeout"
 AUTO_AUTHOR = "auto"  # an action Keywood played because it was the only one possible
 REPEAT = re.compile(r"^(?P<action>.*\S)\s+[x×](?P<times>\d+)$", re.IGNORECASE)
@@ -702,12 +704,27 @@ class Table:
         return texts if 0 < len(texts) <= MAX_CHOICES else []
 
     def _channel_choices(self, game: Loaded, decisions: list[Decision]) -> dict[str, list[str]]:
-        """Buttons for the channel: only when one seat must act and every choice's text is public."""
+        """Buttons for the channel: only when one seat must act and every choice's text is public; an answer the
+        seat could give several times in a row also comes as one button ('take pig x3')."""
         due = [d for d in decisions if d.must]
         if len(due) != 1 or not due[0].public_choices:
             return {}
-        choices = self._prompt_choices(game, due[0].seat)
-        return {game.user_of(due[0].seat).user_id: choices} if choices else {}
+        seat = due[0].seat
+        choices = self._prompt_choices(game, seat)
+        if 0 < len(choices) <= MAX_REPEAT_CHOICES:
+            runs = {c: self._run_length(game, seat, c) for c in choices}
+            choices = [c for c in choices for c in ([c] + ([f"{c} x{runs[c]}"] if runs[c] > 1 else []))]
+        return {game.user_of(seat).user_id: choices} if choices else {}
+
+    @staticmethod
+    def _run_length(game: Loaded, seat: int, text: str) -> int:
+        """How many times in a row the seat could give this answer now (at most MAX_REPEAT)."""
+        state, action, times = game.state, game.engine.parse(game.state, seat, text), 0
+        while times < MAX_REPEAT and seat in game.engine.to_act(state) and action in game.engine.legal_actions(
+                state, seat):
+            state, _ = game.engine.apply(state, seat, action)
+            times += 1
+        return times
 
     def _hand_text(self, game: Loaded, seat: int) -> str:
         """A seat's private view as text, with its holder's name."""
@@ -774,7 +791,7 @@ class Table:
         options = game.engine.legal_actions(game.state, seat) or game.engine.pending_answers(game.state, seat)
         words = typed.lower().split()
         texts = [game.engine.format(a) for a in options]
-        return [t for t in texts if all(w in t for w in words)][:limit]
+        return grouped([t for t in texts if all(w in t for w in words)], limit)
 
     def game_at(self, where: Where) -> str:
         """The id of the game played (or open) in a channel; the default game when there is none."""
@@ -1173,9 +1190,23 @@ def _repeats(text: str) -> tuple[str, int]:
     if match is None:
         return text, 1
     times = int(match["times"])
-    if not 1 <= times <= 20:
-        raise TableError(f"A repeat count is from 1 to 20, not {times}.")
+    if not 1 <= times <= MAX_REPEAT:
+        raise TableError(f"A repeat count is from 1 to {MAX_REPEAT}, not {times}.")
     return match["action"], times
+
+
+def grouped(texts: list[str], limit: int) -> list[str]:
+    """Suggestions that fit in `limit`: the texts themselves, or else their shared first words ('play green'), as
+    many words as still fit, so that a person narrows them down as they type."""
+    if len(texts) <= limit:
+        return texts
+    best: list[str] = []
+    for depth in range(1, max(len(t.split()) for t in texts) + 1):
+        groups = list(dict.fromkeys(" ".join(t.split()[:depth]) for t in texts))
+        if len(groups) > limit:
+            return best if len(best) > 1 else groups[:limit]  # one group says nothing new: show the next words
+        best = groups
+    return best[:limit]
 
 
 def _reusable(prompt: PromptRow, decision: Decision) -> bool:

@@ -73,3 +73,23 @@ def test_a_lone_decision_with_one_possible_answer_is_played_by_the_table(table: 
     assert all(r[4] for r in log_rows(table, game_id, include_undone=True)[-2:]), "both are undone"
     assert GAME.to_json(read_state(table, game_id)[0]) == GAME.to_json(
         replay(GAME, Playout(["Ana", "Ben", "Cleo"], 22, {}, record.actions[:198])))
+
+
+def test_units_taken_in_a_row_come_as_one_button_too(started: Started) -> None:
+    """When Ana alone takes both pig units, the channel offers `take pig x2` beside `take pig` and `skip`."""
+    started.play(ANA, "play green 1.pig")
+    started.play(BEN, "decline")
+    outcome = started.play(CLEO, "decline")
+    assert outcome.choices == {ANA.user_id: ["take pig", "take pig x2", "skip"]}
+    assert started.play(ANA, "take pig x2").reply == "Done: take pig ×2."
+
+
+def test_autocomplete_groups_many_actions_by_their_first_words(started: Started) -> None:
+    """948 actions do not fit Discord's 25 suggestions: the first words come in groups, narrowing as one types."""
+    from tests.bot.helpers import WHERE
+
+    first = started.table.suggest(WHERE, ANA.user_id, "")
+    assert "play green" in first and "keyper 1" in first and len(first) <= 25
+    narrower = started.table.suggest(WHERE, ANA.user_id, "play green")
+    assert len(narrower) == 25 and "play green 1.pig" in narrower
+    assert started.table.suggest(WHERE, ANA.user_id, "green 1.pig") == ["play green 1.pig"]

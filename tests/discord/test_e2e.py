@@ -84,9 +84,18 @@ async def test_a_short_game_with_slash_commands_buttons_and_autocomplete(env: En
     hand = await env.run("ben", "hand")
     assert hand.ephemeral and BEN_FAIRS in hand.content and hand.files == []
 
-    # autocomplete offers only the caller's legal actions, filtered by the typed words, at most 25
+    # autocomplete offers only the caller's legal actions, filtered by the typed words, at most 25; when more match,
+    # their first words in groups ('play green'), which narrow down as one types
     everything = await env.suggest("ana", "play", "action", "")
-    assert len(everything) == 25 and set(everything) <= legal(env, 0)
+    assert everything == ["keyper 1", "keyper 2", "keyper 3", "play blue", "play orange", "play green", "play brown",
+                          "play black", "play grey", "play white"]
+    def leads_to_a_legal_action(text: str) -> bool:
+        return any(a == text or a.startswith(text + " ") for a in legal(env, 0))
+
+    assert all(leads_to_a_legal_action(s) for s in everything)
+    greens = await env.suggest("ana", "play", "action", "play green")
+    assert len(greens) == 25 and all(g.startswith("play green ") and leads_to_a_legal_action(g) for g in greens)
+    assert "play green 1.pig" in greens and "play green 1.river" in greens  # an action, and the start of some
     pigs = await env.suggest("ana", "play", "action", "green pig")
     assert pigs and all("green" in s and "pig" in s for s in pigs) and set(pigs) <= legal(env, 0)
     assert "play green 1.pig" in pigs
@@ -123,7 +132,7 @@ async def test_a_short_game_with_slash_commands_buttons_and_autocomplete(env: En
     assert (await env.run("cleo", "play", {"action": "decline"})).content == "Done: decline."
     earns = only_new(env, count + 1)
     check_turn_message(env, earns, "Cleo declines to join.", "Ana earns 2 pigs", mention="ana")
-    assert [c.split(":")[-1] for c in earns.custom_ids] == ["take pig", "skip"]
+    assert [c.split(":")[-1] for c in earns.custom_ids] == ["take pig", "take pig x2", "skip"]  # both units at once
 
     # Ana takes a pig with the button, then takes it back with /undo, then takes it by slash again
     take = next(c for c in earns.custom_ids if c.endswith(":take pig"))
