@@ -719,10 +719,15 @@ class Table:
     @staticmethod
     def _run_length(game: Loaded, seat: int, text: str) -> int:
         """How many times in a row the seat could give this answer now (at most MAX_REPEAT)."""
-        state, action, times = game.state, game.engine.parse(game.state, seat, text), 0
-        while times < MAX_REPEAT and seat in game.engine.to_act(state) and action in game.engine.legal_actions(
-                state, seat):
-            state, _ = game.engine.apply(state, seat, action)
+        engine = game.engine
+        action = engine.parse(game.state, seat, text)
+        state, _ = engine.apply(game.state, seat, action)  # a copy, played on in place
+        times = 1
+        while times < MAX_REPEAT and seat in engine.to_act(state):
+            legal = engine.legal_actions(state, seat)
+            if action not in legal:
+                break
+            engine.apply_choice(state, seat, legal, legal.index(action))
             times += 1
         return times
 
