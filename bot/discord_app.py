@@ -314,7 +314,8 @@ class Keywood(discord.Client):
         """
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        cmd = Command(where or where_of(interaction), who_of(interaction), verb, arg, options or {}, **command)
+        cmd = Command(where or where_of(interaction), who_of(interaction), verb, arg, options or {}, slash=True,
+                      **command)
         try:
             outcome = await asyncio.to_thread(self.table.handle, cmd)
         except Exception:

@@ -77,6 +77,11 @@ class Command:
     game_id: int | None = None
     prompt_id: int | None = None
     seat: int | None = None
+    slash: bool = False  # the person types slash commands (Discord): hints name /join rather than join
+
+    def typed(self, name: str) -> str:
+        """A table command as this person types it: `join` in the terminal, `/join` on Discord."""
+        return f"`/{name}`" if self.slash else f"`{name}`"
 
 
 @dataclass(frozen=True)
@@ -267,7 +272,8 @@ class Table:
         assert row.id is not None
         tx.add_seat(row.id, cmd.who.user_id, cmd.who.name)
         limits = f"{options['min_players']}-{options['max_players']} players"
-        text = f"{cmd.who.name} opened a {entry.title} table ({limits}). Join with `join`; the host starts."
+        text = (f"{cmd.who.name} opened a {entry.title} table ({limits}). Join with {cmd.typed('join')}; the host "
+                f"starts with {cmd.typed('start')}.")
         return Outcome(True, "Table opened.", public=[text], game_id=row.id, version=row.version)
 
     def check_new(self, guild_id: str, game: str, options: dict[str, Any]) -> str | None:
@@ -671,7 +677,7 @@ class Table:
         if not decision.must:
             lines.append(f"You may answer now; it counts once it is your turn to answer ({self._waiting(game)}).")
         if not choices:
-            lines.append("Use `play` to answer (autocomplete lists your choices).")
+            lines.append("Too many answers for buttons: answer with `/play` (its suggestions list your choices).")
         if decision.default is not None:
             lines.append(f"If you have not answered by the deadline: {decision.default}.")
         return PromptNote(row.id, game.id, decision.kind, holder.user_id, row.seat, row.deadline, "\n".join(lines),
@@ -1090,14 +1096,14 @@ class Table:
             return by_id
         row = tx.live_game(cmd.where.guild_id, cmd.where.channel_id)
         if row is None:
-            raise TableError("There is no game in this channel. Start one with `new`.")
+            raise TableError(f"There is no game in this channel. Start one with {cmd.typed('new')}.")
         return row
 
     def _require_running(self, tx: Tx, cmd: Command, finished_ok: bool = False) -> Loaded:
         """The channel's running game with its state; raises TableError otherwise."""
         row = self._require_game(tx, cmd) if not finished_ok else self._latest_game(tx, cmd)
         if row.status == "lobby":
-            raise TableError("The game has not started yet; the host starts it with `start`.")
+            raise TableError(f"The game has not started yet; the host starts it with {cmd.typed('start')}.")
         return self._load(tx, row)
 
     def _latest_game(self, tx: Tx, cmd: Command) -> GameRow:
@@ -1105,7 +1111,7 @@ class Table:
         row = tx.live_game(cmd.where.guild_id, cmd.where.channel_id) or tx.latest_game(
             cmd.where.guild_id, cmd.where.channel_id, "finished")
         if row is None:
-            raise TableError("There is no game in this channel. Start one with `new`.")
+            raise TableError(f"There is no game in this channel. Start one with {cmd.typed('new')}.")
         return row
 
     def _load(self, tx: Tx, row: GameRow) -> Loaded:

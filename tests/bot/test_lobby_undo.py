@@ -50,7 +50,8 @@ def test_new_opens_a_lobby_with_the_host_seated(table: Table) -> None:
     """new seats its caller as host; others join in order."""
     outcome = table.handle(cmd(ANA, "new", "keyper"))
     assert outcome.ok and outcome.reply == "Table opened."
-    assert outcome.public == ["Ana opened a Keyper table (2-4 players). Join with `join`; the host starts."]
+    assert outcome.public == ["Ana opened a Keyper table (2-4 players). Join with `join`; the host starts with "
+                              "`start`."]
     game_id = outcome.game_id
     assert game_id is not None and game_status(table, game_id) == "lobby"
     assert host(table, game_id) == ANA.user_id

@@ -125,7 +125,7 @@ async def test_new_in_a_thread_makes_no_thread_until_the_table_is_accepted(env: 
     (thread,) = threads()
     assert thread["parent_id"] == env.games["id"] and thread["name"] == "Keyper table"
     assert [m.content for m in env.public(thread)] == [
-        "Ana opened a Keyper table (2-4 players). Join with `join`; the host starts."]
+        "Ana opened a Keyper table (2-4 players). Join with `/join`; the host starts with `/start`."]
     assert env.fake.requests_to("DELETE", r".*") == []
     await refused(env, "ben", "start", None, NO_GAME)  # the game lives in the thread, not in #games
 
