@@ -30,3 +30,12 @@ def test_ci_runs_exactly_the_readmes_test_command() -> None:
     test = readme_commands()[1]
     lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
     assert test in lines
+
+
+def test_the_readme_says_near_the_top_which_values_are_reconstructed() -> None:
+    """Before the setup: which Keyper component values are reconstructed, and how a group types in its own."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    top = " ".join(text.split("## Set up", 1)[0].split())
+    assert "reconstructed" in top.lower() and "docs/components.md" in top and "engine.keyper.validate" in top
+    for part in ("board layouts", "fair tiles", "boats' contents", "build and upgrade costs", "keyp-tile table"):
+        assert part in top, part

@@ -93,3 +93,13 @@ def test_autocomplete_groups_many_actions_by_their_first_words(started: Started)
     narrower = started.table.suggest(WHERE, ANA.user_id, "play green")
     assert len(narrower) == 25 and "play green 1.pig" in narrower
     assert started.table.suggest(WHERE, ANA.user_id, "green 1.pig") == ["play green 1.pig"]
+
+
+def test_rules_names_a_tile_and_rules_alone_lists_the_topics(started: Started) -> None:
+    """`rules alchemist` describes the tile with its costs and marks what is reconstructed (it found nothing
+    before); `rules` with no topic lists the topics instead of refusing ''."""
+    alchemist = started.table.handle(cmd(ANA, "rules", "alchemist"))
+    assert alchemist.ok and "**Alchemist**" in alchemist.reply and "Build cost" in alchemist.reply
+    assert "Reconstructed" in alchemist.reply
+    topics = started.table.handle(cmd(ANA, "rules"))
+    assert topics.ok and topics.reply.startswith("Keyper rules topics: ") and "Joiners" in topics.reply
