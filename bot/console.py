@@ -30,7 +30,8 @@ TABLE_VERBS = ("board", "hand", "log", "score", "check", "rules", "undo")
 LATEST = "latest.png"
 
 HELP = """Type a number from the list, or an action in notation: `keyper 2`, `play green 1.pig`, `join white`,
-`take pig` (`rules notation` explains them). Commands, in any case:
+`take pig` (`rules notation` explains them); `take pig x3` does one three times in a row. `rules NAME` describes
+a tile, fair or boat. Commands, in any case:
   list           number every choice (then type a number)
   board          the table, and its image
   hand           what only you see: your fair tiles and tiles in hand
