@@ -125,26 +125,24 @@ def why_illegal(state: State, seat: int, action: Action, waiting: str) -> tuple[
 # --- What a yield unit is ------------------------------------------------------------------------------------
 
 
+_UNIT_WORDS = {
+    "resource": "{one} from {source} ('take {first}')",
+    "keyp": "one of {options} for {source} ('take RESOURCE')",
+    "tile": "a country tile from the display ('tile NAME'), earned on {source}",
+    "boat": "a boat action on {source}: take or sell {either}",
+    "build": "a build action from {source} ('build TILE PLOT')",
+    "discount_build": "a discount build action from {source} ('build TILE PLOT -ITEM')",
+    "upgrade": "an upgrade action from {source} ('upgrade PLOT')",
+    "exchange": "an exchange on {source} ('exchange GIVE for GET')",
+}
+
+
 def unit_words(state: State, step: Step) -> str:
     """What one unit is and how it is spent, e.g. 'a build action from the build field on board 1'."""
-    source = step.source
-    if step.kind == "resource":
-        return f"{plural(step.options[0], 1)} from {source} ('take {step.options[0]}')"
-    if step.kind == "keyp":
-        return f"one of {', '.join(step.options)} for {source} ('take RESOURCE')"
-    if step.kind == "tile":
-        return f"a country tile from the display ('tile NAME'), earned on {source}"
-    if step.kind == "boat":
-        return f"a boat action on {source}: take or sell {' or '.join(step.options)}"
-    if step.kind == "build":
-        return f"a build action from {source} ('build TILE PLOT')"
-    if step.kind == "discount_build":
-        return f"a discount build action from {source} ('build TILE PLOT -ITEM')"
-    if step.kind == "upgrade":
-        return f"an upgrade action from {source} ('upgrade PLOT')"
-    if step.kind == "exchange":
-        return f"an exchange on {source} ('exchange GIVE for GET')"
-    return f"an action of {source}"
+    first = step.options[0] if step.options else ""
+    return _UNIT_WORDS.get(step.kind, "an action of {source}").format(
+        source=step.source, first=first, one=plural(first, 1) if first else "", options=", ".join(step.options),
+        either=" or ".join(step.options))
 
 
 def _unit(state: State) -> Step:

@@ -30,6 +30,7 @@ from tests.keyper.scenario import (
     play,
     table,
 )
+from tests.keyper.test_resources import fair_table
 
 NO_GOODS = {"brick": 0, "wood": 0, "stone": 0}
 FALLBACK = "is not one of your choices now"
@@ -278,16 +279,6 @@ def test_p10_a_payment_with_the_wrong_resource_names_what_the_item_accepts() -> 
 # --- Fairs (p.8 note 3, p.14) ---------------------------------------------------------------------------------
 
 
-def fair_table(season: int, fairs: list[str], winter: list[str] | None = None, **resources: int) -> State:
-    """Seat 0 holds exactly these fairs and goods in that season; nobody else holds a fair."""
-    state = table(3, active=0, season=season)
-    for player in state.players:
-        player.hidden_fairs = []
-    state.players[0].hidden_fairs = list(fairs)
-    state.players[0].winter_fairs = list(winter or [])
-    goods(state, 0, **NO_GOODS)
-    goods(state, 0, **resources)
-    return state
 
 
 def test_p8_a_fair_refusal_names_what_is_lacking() -> None:
