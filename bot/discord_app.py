@@ -24,7 +24,7 @@ from discord.ext import tasks
 
 from bot import games
 from bot.games import Option
-from bot.store import OutboxRow
+from bot.store import OutboxRow, aware
 from bot.table import Command, Outcome, Table, Where, Who
 
 log = logging.getLogger("keywood")
@@ -421,7 +421,7 @@ class Sender:
                 destination = row.recipient or f"#{row.channel_id}"
                 if destination in blocked:
                     continue
-                if _aware(row.next_attempt_at) > moment:
+                if aware(row.next_attempt_at) > moment:
                     blocked.add(destination)  # an earlier message waits for its retry: keep the order
                     continue
                 if not await self._send_one(row, failed, sent):
@@ -435,15 +435,12 @@ class Sender:
         assert row.id is not None
         try:
             await self._deliver(row)
-        except discord.HTTPException as exc:
+        except (discord.HTTPException, ChannelGone) as exc:
             # 403, 404 and any other refusal of the request itself (400...) would fail the same way again: retrying
             # forever would hold up every later message to the destination. 5xx and Cloudflare's 429 are retried.
-            permanent = exc.status < 500 and exc.status != 429
+            permanent = not isinstance(exc, discord.HTTPException) or (exc.status < 500 and exc.status != 429)
             if permanent and row.recipient is None:
-                failed.add(row.channel_id)
-            elif permanent:  # a DM that cannot be delivered is not retried; the channel fallback ran already
-                sent.append(row.id)
-                return True
+                failed.add(row.channel_id)  # the table tells the host once; a DM's failure is only recorded
             log.warning("outbox %s: %s (%s)", row.id, exc, "permanent" if permanent else "will retry")
             await asyncio.to_thread(self.bot.table.message_failed, row.id, _why(exc), permanent=permanent)
             return permanent
@@ -476,7 +473,7 @@ class Sender:
         """
         channel = await self.bot.find_channel(row.channel_id)
         if channel is None:
-            raise _unknown_channel()
+            raise ChannelGone(row.channel_id)
         users = [u for u in payload.get("mention", []) if u.isdigit()]
         content = with_tail(payload["text"], " ".join(f"<@{u}>" for u in users))
         view: Any = discord.utils.MISSING
@@ -592,11 +589,7 @@ def _nonce(row: OutboxRow, suffix: str = "") -> str:
     The row's creation time is part of it: a row of another database (a fresh one, after a reset) reusing the id
     within Discord's nonce window would otherwise be taken for the earlier message and silently not posted.
     """
-    stamp, digits = int(_aware(row.created_at).timestamp() * 1000), ""
-    while stamp:
-        stamp, digit = divmod(stamp, 36)
-        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
-    return f"kw{row.id}.{digits}{suffix}"[:25]
+    return f"kw{row.id}.{int(aware(row.created_at).timestamp() * 1000):x}{suffix}"[:25]
 
 
 def _origin(row: OutboxRow) -> str:
@@ -604,29 +597,17 @@ def _origin(row: OutboxRow) -> str:
     return f"From the game in <#{row.channel_id}>:\n" if row.channel_id.isdigit() else ""
 
 
-def _why(exc: discord.HTTPException) -> str:
-    """A short description of a Discord refusal, for the host."""
+class ChannelGone(Exception):
+    """The game's channel (or thread) no longer exists, or Keywood cannot see it."""
+
+
+def _why(exc: discord.HTTPException | ChannelGone) -> str:
+    """A short description of a refused delivery, for the host."""
     if isinstance(exc, discord.Forbidden):
         return "missing permission"
-    if isinstance(exc, discord.NotFound):
+    if isinstance(exc, discord.NotFound | ChannelGone):
         return "the channel no longer exists"
     return f"Discord answered {exc.status}"
-
-
-def _unknown_channel() -> discord.NotFound:
-    """The error for a channel Keywood cannot find."""
-
-    class _Response:
-        status, reason = 404, "Unknown Channel"
-
-    return discord.NotFound(_Response(), {"code": 10003, "message": "Unknown Channel"})
-
-
-def _aware(moment: datetime) -> datetime:
-    """A stored time as UTC-aware."""
-    from datetime import UTC
-
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def register_commands(bot: Keywood) -> None:

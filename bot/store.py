@@ -25,6 +25,11 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(moment: datetime) -> datetime:
+    """A time read back from the database as UTC-aware (SQLite returns the naive UTC time it stored)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 class GameRow(SQLModel, table=True):
     """A game at a table: where it is played, which game, its seed, options, status and state version."""
 

@@ -14,12 +14,12 @@ import secrets
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot import describe, games
 from bot.games import GameEntry, OptionError
-from bot.store import GameRow, OutboxRow, PromptRow, SeatRow, Store, Tx, now
+from bot.store import GameRow, OutboxRow, PromptRow, SeatRow, Store, Tx, aware, now
 from engine.core import (
     REACTION,
     TURN,
@@ -986,7 +986,7 @@ class Table:
         if sync.opened:
             outcomes.append(Outcome(True, opened=sync.opened, closed=sync.closed, game_id=game_id,
                                     version=row.version, where=sync.where))
-        overdue = [p for p in game.open_prompts(tx) if _aware(p.deadline) <= moment]
+        overdue = [p for p in game.open_prompts(tx) if aware(p.deadline) <= moment]
         defaults = [p for p in overdue if json.loads(p.payload).get("default") is not None]
         for prompt in defaults:
             if prompt.answer is None:
@@ -1069,7 +1069,7 @@ class Table:
         """Whether a user's DMs were found closed recently (then Keywood does not try them again)."""
         with self.store.transaction() as tx:
             closed = tx.recipient(user_id).dms_closed_at
-        return closed is not None and _aware(closed) > (moment or now()) - DM_RETRY
+        return closed is not None and aware(closed) > (moment or now()) - DM_RETRY
 
     def note_dms(self, user_id: str, *, open_: bool, moment: datetime | None = None) -> bool:
         """Record whether a user's DMs are open; True when they were just found closed and not yet told so."""
@@ -1229,11 +1229,6 @@ def _reusable(prompt: PromptRow, decision: Decision) -> bool:
     payload = json.loads(prompt.payload)
     return (prompt.kind == decision.kind == TURN and payload.get("must") and payload.get("default") is None
             and decision.default is None and prompt.answer is None)
-
-
-def _aware(moment: datetime) -> datetime:
-    """A stored time as UTC-aware (SQLite gives back naive datetimes)."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _and(names: list[str]) -> str:

@@ -43,6 +43,7 @@ PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, mess
 TIMESTAMP = re.compile(r"Deadline: <t:(\d+):f> \(<t:\1:R>\)\.")  # a deadline: its date, then how far off it is
 ANY_TIMESTAMP = re.compile(r"<t:\d+(:[tTdDfFR])?>")
 ACK_DEADLINE = 3.0
+MENTION = re.compile(r"<@!?(\d+)>")  # a user mention in a message's text
 
 
 def dump(path: Path) -> str:

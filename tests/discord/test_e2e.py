@@ -5,12 +5,12 @@ to the fake Discord, on a real SQLite file.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 from engine.keyper import GAME
 from tests.discord import (
     BEN_FAIRS,
+    MENTION,
     PNG_MAGIC,
     SEED,
     SUPPRESS_NOTIFICATIONS,
@@ -20,8 +20,6 @@ from tests.discord import (
     sql,
 )
 from tests.discord_fake import FakeMessage
-
-MENTION = re.compile(r"<@!?(\d+)>")
 
 
 def check_turn_message(env: Env, message: FakeMessage, *lines: str, mention: str | None) -> None:

@@ -26,6 +26,7 @@ from engine.keyper import GAME
 from engine.playout import chosen_moves, random_playout
 from tests.discord import (
     ANY_TIMESTAMP,
+    MENTION,
     PLAYERS,
     PNG_MAGIC,
     SEED,
@@ -38,7 +39,6 @@ from tests.discord import (
 from tests.discord_fake import FakeMessage
 from tests.toygame import GAME as TOKENS
 
-MENTION = re.compile(r"<@!?(\d+)>")
 # A random play-out of the seed-7 game (Ana, Ben, Cleo) choosing with this seed ends spring after 59 actions with
 # Cleo alone able to hold a fair: the fairs decision is hers only, and its choices name her face-down fair tile.
 FAIRS_CHOICE_SEED = 138
