@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot import games
+from bot import describe, games
 from bot.games import GameEntry
 from bot.store import Store
 from bot.table import Command, Outcome, Table, Where, Who
@@ -212,8 +212,8 @@ class Console:
         if ignored:
             title = games.get(live.game).title
             self.say(f"The {title} game in progress ({', '.join(names)}; seed {live.seed}) goes on, so "
-                     f"{_and(ignored)} {'is' if len(ignored) == 1 else 'are'} ignored. To deal a new game, type "
-                     "`abandon` then `yes` in this one, or use another --db.")
+                     f"{describe.and_list(ignored)} {'is' if len(ignored) == 1 else 'are'} ignored. To deal a new "
+                     "game, type `abandon` then `yes` in this one, or use another --db.")
 
     def deliver(self) -> None:
         """Take the terminal table's queued messages off the outbox: the terminal has shown them already."""
@@ -332,11 +332,6 @@ class Console:
 def numbered(legal: list[str]) -> str:
     """The choices, numbered from 1."""
     return "\n".join(f"  {i:>3}. {action}" for i, action in enumerate(legal, start=1))
-
-
-def _and(items: list[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def interactive(console: Console, stdin: TextIO) -> int:

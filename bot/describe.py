@@ -10,6 +10,11 @@ def capitalise(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def and_list(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def scoreboard(board: Scoreboard) -> str:
     """The score, line by line, ranked."""
     title = "Final score" if board.final else "Projected score"

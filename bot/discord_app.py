@@ -25,7 +25,7 @@ from discord.ext import tasks
 from bot import games
 from bot.games import Option
 from bot.store import OutboxRow, aware
-from bot.table import Command, Outcome, Table, Where, Who
+from bot.table import OUTBOX_BATCH, Command, Outcome, Table, Where, Who
 
 log = logging.getLogger("keywood")
 MAX_CONTENT = 2000
@@ -33,7 +33,6 @@ MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
 MAX_CHOICES = 25
 MAX_BUTTONS = 20
-PENDING_BATCH = 200  # the most outbox rows read at once (Table.pending_messages' default)
 CANNOT_DM = 50007  # Discord's error code for a user whose DMs are closed to the bot
 NO_TABLE_IN_DMS = "Open a table in a server channel or thread: a DM holds no game."
 NO_THREAD = ("Keywood cannot open a thread here: it needs the Create Public Threads and Send Messages in Threads "
@@ -427,7 +426,7 @@ class Sender:
                 if not await self._send_one(row, failed, sent):
                     blocked.add(destination)
             await asyncio.to_thread(self.bot.table.messages_sent, sent)
-            self.clear_upto = None if blocked or len(rows) >= PENDING_BATCH else newest
+            self.clear_upto = None if blocked or len(rows) >= OUTBOX_BATCH else newest
             return failed
 
     async def _send_one(self, row: OutboxRow, failed: set[str], sent: list[int]) -> bool:

@@ -160,8 +160,6 @@ def _table_options(engine: Game[Any, Any]) -> tuple[Option, ...]:
     )
 
 
-TABLE_OPTION_NAMES = ("min_players", "max_players", "seed", "decision_minutes", "reminder_hours")
-
 _REGISTRY: dict[str, GameEntry] = {}
 
 

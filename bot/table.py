@@ -43,6 +43,7 @@ TIMEOUT_AUTHOR = "timeout"
 AUTO_AUTHOR = "auto"  # an action Keywood played because it was the only one possible
 REPEAT = re.compile(r"^(?P<action>.*\S)\s+[x×](?P<times>\d+)$", re.IGNORECASE)
 MAX_BACKOFF_SECONDS = 600
+OUTBOX_BATCH = 200  # the most queued messages read at once
 DM_RETRY = timedelta(hours=24)  # a user whose DMs were refused is not tried again for this long
 
 
@@ -588,7 +589,7 @@ class Table:
                 groups.setdefault(decision.phrase, []).append(game.user_of(decision.seat).name)
         if not groups:
             return "waiting for nobody: the game is over"
-        parts = [f"{_and(names)} to {phrase}" for phrase, names in groups.items()]
+        parts = [f"{describe.and_list(names)} to {phrase}" for phrase, names in groups.items()]
         return "waiting for " + "; ".join(parts)
 
     def _sync_decisions(self, tx: Tx, game: Loaded, moment: datetime, outcome: Outcome) -> None:
@@ -1020,7 +1021,7 @@ class Table:
                        version=game.row.version, where=Where(game.row.guild_id, game.row.channel_id))
 
     # the outbox
-    def pending_messages(self, limit: int = 200) -> tuple[list[OutboxRow], int]:
+    def pending_messages(self, limit: int = OUTBOX_BATCH) -> tuple[list[OutboxRow], int]:
         """Queued messages not yet sent, oldest first (the sender keeps order per destination), and the newest
         queued message's id."""
         with self.store.transaction() as tx:
@@ -1229,11 +1230,6 @@ def _reusable(prompt: PromptRow, decision: Decision) -> bool:
     payload = json.loads(prompt.payload)
     return (prompt.kind == decision.kind == TURN and payload.get("must") and payload.get("default") is None
             and decision.default is None and prompt.answer is None)
-
-
-def _and(names: list[str]) -> str:
-    """'Ana', 'Ana and Ben', 'Ana, Ben and Cleo'."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _error_text(exc: Exception) -> str:
