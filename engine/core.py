@@ -273,6 +273,14 @@ class Game(Protocol, Generic[S, A]):
         """Whether going from before to after drew at random or revealed hidden information."""
         ...
 
+    def playout_weights(self, state: S, seat: int, legal: list[A]) -> list[float] | None:
+        """Relative weights for a random play-out's choice among legal (None: uniform).
+
+        A game whose uniformly random play would hardly ever end (Keythedral's players would trade their cubes
+        away for ever) steers its play-outs here; the choice is still only ever among the legal actions.
+        """
+        ...
+
     def resample_hidden(self, state: S, viewer: int | None, seed: int) -> S:
         """A state the viewer (None: the public) cannot tell from this one, its hidden information redrawn.
 

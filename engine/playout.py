@@ -50,7 +50,23 @@ def _pick(game: Game[Any, Any], state: Any, chooser: Rng) -> tuple[int, list[Any
     options = game.legal_actions(state, seat)
     if not options:
         raise RuntimeError(f"seat {seat} must act but has no legal action ({game.waiting_for(state)})")
-    return seat, options, chooser.below(len(options))
+    weights = game.playout_weights(state, seat, options)
+    if weights is None:
+        return seat, options, chooser.below(len(options))
+    return seat, options, _weighted(weights, chooser)
+
+
+def _weighted(weights: list[float], chooser: Rng) -> int:
+    """An index drawn with probability proportional to its weight (the first if all weights are zero)."""
+    total = sum(weights)
+    if total <= 0:
+        return 0
+    point = chooser.below(1 << 53) / float(1 << 53) * total
+    for i, w in enumerate(weights):
+        point -= w
+        if point < 0:
+            return i
+    return len(weights) - 1
 
 
 def forced_move(game: Game[Any, Any], state: Any, *, decisions: list[Decision] | None = None,

@@ -172,6 +172,10 @@ class KeyperGame:
         """Join or decline answers a queued invitee may give before its turn to answer comes."""
         return legal.offer_answers(state, seat)
 
+    def playout_weights(self, state: State, seat: int, legal: list[Action]) -> list[float] | None:
+        """Play-outs choose uniformly."""
+        return None
+
     def resample_hidden(self, state: State, viewer: int | None, seed: int) -> State:
         """A new state the viewer cannot tell from this one, its hidden information redrawn (engine.keyper.hidden)."""
         return hidden.resample_hidden(state, viewer, seed)

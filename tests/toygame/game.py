@@ -281,6 +281,10 @@ class TokensGame:
         """A draw (the deck changed) or a reveal (a round's picks shown)."""
         return before.deck != after.deck or len(before.revealed) != len(after.revealed) or before.rng != after.rng
 
+    def playout_weights(self, state: TokensState, seat: int, legal: list[Action]) -> list[float] | None:
+        """Play-outs choose uniformly."""
+        return None
+
     def resample_hidden(self, state: TokensState, viewer: int | None, seed: int) -> TokensState:
         """Redeal the cards the viewer cannot see (deck, others' hands and unrevealed picks), keeping every count."""
         new = copy.deepcopy(state)

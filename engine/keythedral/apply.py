@@ -1,0 +1,447 @@
+"""Carrying out a legal action: what changes and the events that say so."""
+
+from __future__ import annotations
+
+from engine.core import Event, Rng
+from engine.keythedral import board, flow, laws
+from engine.keythedral import supply as sup
+from engine.keythedral.actions import Act
+from engine.keythedral.components import COMPONENTS
+from engine.keythedral.legal import FENCE_COST, HOUSE_COST, UNFENCE_COST, craft_price, final_costs, price_slot_sets
+from engine.keythedral.state import Json, KState
+
+
+def apply(state: KState, seat: int, action: Act) -> list[Event]:
+    """Apply a legal action in place and say what happened; the caller has checked legality."""
+    ev: list[Event] = []
+    state.seq += 1
+    verb = action.verb
+    if verb == "law":
+        play_law(state, seat, action.args[0], action.args[1:], ev)
+    elif state.pending:
+        _pending_step(state, seat, action, ev)
+    elif verb == "continue":
+        _answer_window(state, seat, ev)
+    elif state.phase == "setup":
+        _setup(state, seat, action, ev)
+    elif state.phase == "workers":
+        _workers(state, seat, action, ev)
+    elif state.phase == "actions":
+        _turn(state, seat, action, ev)
+    else:
+        _bid(state, seat, action, ev)
+    flow.advance(state, ev)
+    return ev
+
+
+def _name(state: KState, seat: int) -> str:
+    """A seat's name."""
+    return state.names[seat]
+
+
+# --- set-up and phase one ----------------------------------------------------------------------------------------
+
+def _setup(state: KState, seat: int, action: Act, ev: list[Event]) -> None:
+    """Lay the drawn field tile, then a cottage (Set up)."""
+    if action.verb == "field":
+        assert state.drawn is not None
+        tile = next(t for t in COMPONENTS.fields if t.id == state.drawn)
+        state.fields[action.args[0].upper()] = [tile.terrain, tile.back, tile.id]
+        state.drawn, state.step = None, "cottage"
+        ev.append(Event(f"{_name(state, seat)} lays a {tile.terrain} field at {action.args[0].upper()}.", seat))
+        return
+    number, square = int(action.args[0]), action.args[1].upper()
+    state.cottages[seat][number - 1]["at"] = square
+    ev.append(Event(f"{_name(state, seat)} lays cottage {number} at {square}.", seat))
+    flow.after_setup_cottage(state, ev)
+
+
+def _workers(state: KState, seat: int, action: Act, ev: list[Event]) -> None:
+    """Choose a work-order number, place a worker or leave the cottage idle (Phase one)."""
+    if action.verb == "order":
+        flow.begin_number(state, int(action.args[0]), ev)
+        return
+    number = state.sources[0]
+    if action.verb == "idle":
+        ev.append(Event(f"{_name(state, seat)}'s cottage {number} stays idle.", seat))
+        state.left = 0
+    else:
+        field = action.args[0].upper()
+        state.workers[field] = [seat, number]
+        state.left -= 1
+        ev.append(Event(f"{_name(state, seat)} sends a worker from {_home(state, seat, number)} to the "
+                        f"{state.fields[field][0]} at {field}.", seat))
+    if state.left <= 0 or not board.free_fields(state, seat, number):
+        flow.finish_source(state)
+
+
+def _home(state: KState, seat: int, number: int) -> str:
+    """'house 3' or 'cottage 3'."""
+    return f"{'house' if state.cottages[seat][number - 1]['house'] else 'cottage'} {number}"
+
+
+# --- phase three ---------------------------------------------------------------------------------------------------
+
+def _turn(state: KState, seat: int, action: Act, ev: list[Event]) -> None:
+    """One phase-three action (Phase three, actions one to seven)."""
+    verb, args = action.verb, action.args
+    name = _name(state, seat)
+    if verb == "pass":
+        state.passes += 1
+        state.passed[seat] = True
+        ev.append(Event(f"{name} passes.", seat))
+        flow.next_turn(state)
+        return
+    state.passed[seat] = False
+    if verb == "buy":
+        _declare_purchase(state, seat, args[0], ev)
+    elif verb == "house":
+        sup.pay(state, seat, HOUSE_COST)
+        state.cottages[seat][int(args[0]) - 1]["house"] = True
+        ev.append(Event(f"{name} pays 1 black and 1 brown and turns cottage {args[0]} into a house.", seat))
+        flow.after_action(state, ev)
+    elif verb == "fence":
+        _fence(state, seat, args[0].upper(), args[1].upper(), ev)
+    elif verb == "unfence":
+        sup.pay(state, seat, UNFENCE_COST)
+        _remove_fence(state, args[0].upper(), args[1].upper())
+        ev.append(Event(f"{name} pays 2 red: the fence between {args[0].upper()} and {args[1].upper()} is taken "
+                        "down for good.", seat))
+        flow.after_action(state, ev)
+    elif verb in sup.CRAFTSMEN:
+        price = craft_price(state, verb)
+        _start_give(state, seat, price, {"for": verb})
+        ev.append(Event(f"{name} buys from the {_CRAFTSMAN[verb]} for {price} cubes.", seat))
+        if price == 0:
+            _finish_give(state, ev)
+    elif verb == "trade":
+        _start_give(state, seat, 2, {"for": "trade"})
+        ev.append(Event(f"{name} trades with the trader: 2 cubes for 1 resource cube.", seat))
+    elif verb == "procure":
+        _start_give(state, seat, 1, {"for": "procure", "space": int(args[0])})
+        ev.append(Event(f"{name} procures the law card on new-law space {args[0]} for 1 cube.", seat))
+
+
+_CRAFTSMAN = {"smith": "blacksmith (white)", "glass": "glassmaker (purple)", "gold": "goldsmith (yellow)"}
+
+
+def _start_give(state: KState, seat: int, k: int, then: Json, to: int | None = None,
+                candidates: list[sup.Slots] | None = None) -> None:
+    """Open a payment made cube by cube."""
+    state.pending = {"kind": "give", "seat": seat, "candidates": candidates or [sup.any_slots(k)], "given": [],
+                     "to": to, **then}
+
+
+def _fence(state: KState, seat: int, square: str, field: str, ev: list[Event]) -> None:
+    """Build a fence; a cottage fenced off from every field must move (Phase three, action three)."""
+    sup.pay(state, seat, FENCE_COST)
+    state.fences.append({"seat": seat, "square": square, "field": field})
+    state.fences_built[seat] += 1
+    ev.append(Event(f"{_name(state, seat)} pays 1 brown and fences {square} off from {field}.", seat))
+    owner = board.occupant(state).get(square)
+    if owner and board.fenced_off(state, square) and board.relocation_squares(state):
+        o_seat, number = owner
+        state.pending = {"kind": "relocate", "seat": o_seat, "number": number, "from": square, "then": seat}
+        ev.append(Event(f"{_name(state, o_seat)}'s {_home(state, o_seat, number)} is fenced off from every field "
+                        "and must move.", o_seat))
+        return
+    flow.after_action(state, ev)
+
+
+def _remove_fence(state: KState, square: str, field: str) -> None:
+    """Take a fence out of the game."""
+    state.fences = [f for f in state.fences if (f["square"], f["field"]) != (square, field)]
+
+
+def _declare_purchase(state: KState, seat: int, space: str, ev: list[Event]) -> None:
+    """Declare a purchase: the other law holders may answer before it goes ahead (ruling T-13)."""
+    ev.append(Event(f"{_name(state, seat)} wants to buy the seat on space {space}.", seat))
+    others = flow.holders(state, but=seat)
+    if others:
+        flow.open_window(state, "purchase", others, buyer=seat, space=space)
+        return
+    _complete_purchase(state, seat, space, ev)
+
+
+def _complete_purchase(state: KState, seat: int, space_name: str, ev: list[Event]) -> None:
+    """Go ahead with a declared purchase: choose the price changes, pay, take the tile; or find it blocked."""
+    space = _space(state, space_name)
+    from engine.keythedral.legal import can_buy
+
+    if not can_buy(state, seat, space):
+        ev.append(Event(f"{_name(state, seat)} cannot pay the new price of {space_name}: the purchase does not "
+                        "happen and was no action; it is still their turn (ruling T-29).", seat))
+        return
+    pending = {"kind": "price", "seat": seat, "space": space_name, "add": space["inc"], "drop": space["dec"],
+               "extra": [], "less": []}
+    _next_price_choice(state, pending, ev)
+
+
+def _next_price_choice(state: KState, pending: Json, ev: list[Event]) -> None:
+    """Ask for the next price change, or pay once none is left."""
+    if pending["add"] > 0:
+        state.pending = dict(pending, choice="add")
+        return
+    if pending["drop"] > 0:
+        state.pending = dict(pending, choice="drop")
+        return
+    state.pending = None
+    seat, space = pending["seat"], _space(state, pending["space"])
+    cost = list(flow.tile_cost(space["tile"])) + pending["extra"]
+    for c in pending["less"]:
+        cost.remove(c)
+    if state.flags.get("substitution"):
+        sets = [s for s in price_slot_sets(cost, True) if sup.feasible(state.cubes[seat], s)]
+        _start_give(state, seat, 0, {"for": "buy", "space": space["space"]}, candidates=sets)
+        return
+    sup.pay(state, seat, cost)
+    _take_tile(state, seat, space, cost, ev)
+
+
+def _take_tile(state: KState, seat: int, space: Json, paid: list[str], ev: list[Event]) -> None:
+    """The seat takes the tile; a finished stage turns the next one up; the last tile ends the game."""
+    space["taken"] = seat
+    state.tiles[seat].append([space["space"], space["tile"], space["stage"]])
+    space["inc"] = space["dec"] = 0
+    ev.append(Event(f"{_name(state, seat)} pays {sup.words(paid)} and takes the seat on {space['space']}, worth "
+                    f"{space['stage']}.", seat))
+    stage = space["stage"]
+    if all(s["taken"] is not None for s in flow.stage_spaces(state, stage)):
+        if stage == 5:
+            state.phase, state.step, state.pending, state.windows = "over", "over", None, []
+            ev.append(Event("The last seat of the Keythedral is taken: the game is over."))
+            return
+        flow.reveal_stage(state, stage + 1, ev)
+    flow.after_action(state, ev)
+
+
+def _space(state: KState, name: str) -> Json:
+    """A mat space by its name."""
+    return next(s for s in state.mat if s["space"] == name)
+
+
+# --- multi-step actions ----------------------------------------------------------------------------------------
+
+def _pending_step(state: KState, seat: int, action: Act, ev: list[Event]) -> None:
+    """One step of an action under way."""
+    pending = state.pending
+    assert pending is not None
+    kind = pending["kind"]
+    if kind == "give":
+        colour = action.args[0]
+        pending["candidates"] = [_after_give(state.cubes[seat], s, colour) for s in pending["candidates"]]
+        pending["candidates"] = [s for s in pending["candidates"] if s is not None]
+        sup.pay(state, seat, [colour], pending["to"])
+        pending["given"].append(colour)
+        if not pending["candidates"][0]:
+            _finish_give(state, ev)
+    elif kind == "take":
+        sup.take(state, seat, action.args[0])
+        pending["left"] -= 1
+        ev.append(Event(f"{_name(state, seat)} takes 1 {action.args[0]} from the store.", seat))
+        if pending["left"] <= 0 or not any(state.store[c] for c in sup.RESOURCES):
+            _finish_take(state, ev)
+    elif kind == "price":
+        colour = action.args[0]
+        key = "extra" if pending["choice"] == "add" else "less"
+        pending[key] = pending[key] + [colour]
+        pending[pending["choice"]] -= 1
+        _next_price_choice(state, pending, ev)
+    elif kind == "relocate":
+        _relocate(state, pending, action.args[1].upper(), ev)
+    elif kind == "work-order":
+        pending["chosen"].append(int(action.args[0]))
+        if len(pending["chosen"]) == 4:
+            pending["chosen"] += [n for n in range(1, 6) if n not in pending["chosen"]]
+        if len(pending["chosen"]) == 5:
+            state.fixed_order, state.pending = list(pending["chosen"]), None
+            ev.append(Event(f"{_name(state, seat)} sets this round's work order: "
+                            f"{', '.join(map(str, state.fixed_order))}.", seat))
+            flow.reopen(state)
+    else:
+        _choose_start(state, seat, action.args[0], ev)
+
+
+def _after_give(cubes: dict[str, int], slots: sup.Slots, colour: str) -> sup.Slots | None:
+    """The slots left once a colour has been given (cubes are before the gift); None if it cannot go there."""
+    i = sup.take_slot(cubes, slots, colour)
+    return None if i is None else slots[:i] + slots[i + 1:]
+
+
+def _finish_give(state: KState, ev: list[Event]) -> None:
+    """A payment is complete: deliver what was paid for."""
+    pending = state.pending
+    assert pending is not None
+    state.pending = None
+    seat, purpose, given = pending["seat"], pending["for"], pending["given"]
+    name = _name(state, seat)
+    if purpose in sup.CRAFTSMEN:
+        colour = sup.CRAFTSMEN[purpose][0]
+        refilled = sup.take_craft(state, seat, colour)
+        note = f" (the used {colour} cubes went back to the craftsman first)" if refilled else ""
+        ev.append(Event(f"{name} gives {sup.words(given)} and takes 1 {colour}{note}.", seat))
+        state.flags.pop("sale", None)
+        flow.after_action(state, ev)
+    elif purpose == "trade":
+        ev.append(Event(f"{name} gives the trader {sup.words(given)}.", seat))
+        _open_take(state, seat, 1, "trade", ev)
+    elif purpose == "procure":
+        space = pending["space"] - 1
+        card = state.law_spaces[space]
+        assert card is not None
+        state.law_spaces[space] = None
+        state.hands[seat].append(card)
+        state.procured[seat] = True
+        ev.append(Event(f"{name} gives {sup.words(given)} and takes a law card; no more actions for them this "
+                        "round.", seat))
+        ev.append(Event(f"Your new law card: {laws.TITLES[card]} (play it {laws.WHEN[laws.KEYS[card]]}).", seat,
+                        (seat,)))
+        flow.after_action(state, ev)
+    elif purpose == "buy":
+        _take_tile(state, seat, _space(state, pending["space"]), given, ev)
+    else:
+        to = pending["to"]
+        ev.append(Event(f"{name} pays {sup.words(given)} to {_name(state, to)}.", seat))
+        state.pending = {"kind": "start", "seat": pending["chooser"]}
+
+
+def _open_take(state: KState, seat: int, k: int, purpose: str, ev: list[Event]) -> None:
+    """The seat chooses k resource cubes from the store (nothing when the store has none)."""
+    if any(state.store[c] for c in sup.RESOURCES):
+        state.pending = {"kind": "take", "seat": seat, "left": k, "for": purpose}
+        return
+    ev.append(Event("The store holds no resource cube to give.", seat))
+    state.pending = {"kind": "take", "seat": seat, "left": 0, "for": purpose}
+    _finish_take(state, ev)
+
+
+def _finish_take(state: KState, ev: list[Event]) -> None:
+    """Choices of cubes are done: harvest goes on, a trade or bargain ends (a bargain is no action)."""
+    pending = state.pending
+    assert pending is not None
+    state.pending = None
+    if pending["for"] == "trade":
+        flow.after_action(state, ev)
+    elif pending["for"] == "bargain":
+        pass
+
+
+def _relocate(state: KState, pending: Json, square: str, ev: list[Event]) -> None:
+    """The owner moves the fenced-off cottage or house to a new square (ruling T-10)."""
+    seat, number = pending["seat"], pending["number"]
+    state.cottages[seat][number - 1]["at"] = square
+    state.pending = None
+    ev.append(Event(f"{_name(state, seat)} moves {_home(state, seat, number)} from {pending['from']} to {square}.",
+                    seat))
+    flow.after_action(state, ev)
+
+
+# --- windows and phase five ------------------------------------------------------------------------------------
+
+def _answer_window(state: KState, seat: int, ev: list[Event]) -> None:
+    """A seat plays nothing now; when everyone asked has answered, the window closes."""
+    top = state.windows[-1]
+    top["answered"].append(seat)
+    if len(top["answered"]) < len(top["seats"]):
+        return
+    state.windows.pop()
+    if top["kind"] == "repeal":
+        _resolve(state, ev)
+    elif top["kind"] == "purchase":
+        _complete_purchase(state, top["buyer"], top["space"], ev)
+
+
+def _bid(state: KState, seat: int, action: Act, ev: list[Event]) -> None:
+    """A bid, a pass or B's match; after B, the winner pays and chooses the start player (Phase five)."""
+    bidding = state.bidding
+    assert bidding is not None
+    name = _name(state, seat)
+    if action.verb == "bid":
+        bidding["high"] = [seat, int(action.args[0])]
+        ev.append(Event(f"{name} bids {action.args[0]} cubes.", seat))
+    elif action.verb == "match":
+        bidding["matched"] = True
+        ev.append(Event(f"{name} matches the bid of {bidding['high'][1]}.", seat))
+    else:
+        ev.append(Event(f"{name} passes.", seat))
+    bidding["idx"] += 1
+    if bidding["idx"] <= len(bidding["order"]):
+        return
+    b, high = bidding["b"], bidding["high"]
+    if not high:
+        ev.append(Event(f"Nobody bid: {_name(state, b)} chooses the next start player.", b))
+        state.pending = {"kind": "start", "seat": b}
+        return
+    payer, payee = (b, high[0]) if bidding.get("matched") else (high[0], b)
+    ev.append(Event(f"{_name(state, payer)} wins the bidding and pays {high[1]} cubes to {_name(state, payee)}.",
+                    payer))
+    _start_give(state, payer, high[1], {"for": "bid", "chooser": payer}, to=payee)
+
+
+def _choose_start(state: KState, seat: int, colour: str, ev: list[Event]) -> None:
+    """The winner names the next start player; the next round begins."""
+    state.pending = None
+    state.start = board.COLOURS.index(colour)
+    state.bidding = None
+    ev.append(Event(f"{_name(state, seat)} names {_name(state, state.start)} start player.", seat))
+    flow.begin_round(state, ev)
+
+
+# --- law cards -----------------------------------------------------------------------------------------------
+
+def play_law(state: KState, seat: int, key: str, args: tuple[str, ...], ev: list[Event]) -> None:
+    """Play a law card: it is revealed; the others may repeal it before it takes effect (ruling T-13, T-15)."""
+    number = laws.NUMBERS[key]
+    state.hands[seat].remove(number)
+    shown = f" ({' '.join(a.upper() if a[-1:].isdigit() or a.endswith('+') else a for a in args)})" if args else ""
+    ev.append(Event(f"{_name(state, seat)} plays the law card {laws.TITLES[number]}{shown}.", seat))
+    if key == "repeal":
+        target = state.played.pop()
+        state.windows.pop()
+        state.discards += [target["card"], number]
+        ev.append(Event(f"{laws.TITLES[target['card']]} is repealed and has no effect (ruling T-15).", seat))
+        _after_law(state, target)
+        return
+    state.played.append({"seat": seat, "card": number, "args": list(args)})
+    others = flow.holders(state, but=seat)
+    if others:
+        flow.open_window(state, "repeal", others, law=number)
+        return
+    _resolve(state, ev)
+
+
+def _resolve(state: KState, ev: list[Event]) -> None:
+    """The law on top of the played pile takes effect."""
+    entry = state.played.pop()
+    seat, number, args = entry["seat"], entry["card"], entry["args"]
+    state.discards.append(number)
+    from engine.keythedral.effects import EFFECTS
+
+    text = EFFECTS[laws.KEYS[number]](state, seat, args, ev)
+    if text:
+        state.effects.append(text)
+    _after_law(state, entry)
+
+
+def _after_law(state: KState, entry: Json) -> None:
+    """The window under the law's moment asks everyone again (a purchase blocked by Design Change closes)."""
+    if not state.windows:
+        return
+    top = state.windows[-1]
+    if top["kind"] == "purchase" and top.get("blocked"):
+        state.windows.pop()
+        return
+    flow.reopen(state)
+
+
+def open_take(state: KState, seat: int, k: int, purpose: str, ev: list[Event]) -> None:
+    """Public name of _open_take for the law effects."""
+    _open_take(state, seat, k, purpose, ev)
+
+
+def rng_for(state: KState) -> Rng:
+    """The state's generator (write state.rng back after use)."""
+    return Rng(state.rng)
+
+
+__all__ = ["apply", "play_law", "open_take", "final_costs"]

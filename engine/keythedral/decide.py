@@ -1,0 +1,80 @@
+"""Keythedral's open decisions (engine.core.Decision) and what each is about.
+
+Keys: a law window keeps the key it was opened with (`phase:3:41`, `purchase:3:57`, `repeal:3:58`) until it closes,
+and gets a new one when everyone is asked again after a law took effect; every other decision is one seat's next
+step and is keyed by the step and the number of actions applied so far (`turn:88`), so no key is reused.
+"""
+
+from __future__ import annotations
+
+from engine.core import REACTION, SIMULTANEOUS, TURN, Decision
+from engine.keythedral import laws
+from engine.keythedral.legal import to_act
+from engine.keythedral.state import KState
+
+_PENDING = {
+    "give": "choose the cubes to pay",
+    "take": "choose a cube to take",
+    "relocate": "move a fenced-off cottage",
+    "work-order": "set this round's work order",
+    "start": "name the next start player",
+}
+_STEPS = {
+    "field": "lay the drawn field tile",
+    "cottage": "lay a cottage",
+    "order": "choose the next work-order number",
+    "worker": "place a worker",
+    "turn": "take a phase-3 action",
+    "bid": "bid or pass for the start player",
+}
+
+
+def phrase(state: KState) -> str:
+    """What is being decided now, without the seat's name."""
+    if state.phase == "over":
+        return "nothing: the game is over"
+    if state.pending:
+        kind = state.pending["kind"]
+        if kind == "price":
+            return "choose the extra cube" if state.pending["choice"] == "add" else "choose the cube to save"
+        return _PENDING[kind]
+    if state.windows:
+        top = state.windows[-1]
+        if top["kind"] == "repeal":
+            return f"repeal {laws.TITLES[top['law']]} or let it stand"
+        if top["kind"] == "purchase":
+            return f"answer {state.names[top['buyer']]}'s purchase of {top['space']} with a law card, or continue"
+        return f"play a law card at the start of phase {top['phase']}, or continue"
+    if state.phase == "bidding" and state.bidding and state.bidding["idx"] >= len(state.bidding["order"]):
+        return "match the highest bid or pass"
+    return _STEPS.get(state.step, "decide")
+
+
+def decisions(state: KState) -> list[Decision]:
+    """Every open decision: law windows ask several seats at once, everything else one seat."""
+    seats = to_act(state)
+    what = phrase(state)
+    if state.windows and not state.pending:
+        top = state.windows[-1]
+        kind = SIMULTANEOUS if top["kind"] == "phase" else REACTION
+        return [Decision(s, kind, str(top["key"]), what, True, "continue", False) for s in seats]
+    key = f"{state.pending['kind'] if state.pending else state.step}:{state.seq}"
+    return [Decision(s, TURN, key, what, True, None, public_choices(state, s)) for s in seats]
+
+
+def public_choices(state: KState, seat: int) -> bool:
+    """Choices may be shown to all unless the seat holds law cards that could be among them (T-1)."""
+    if state.pending:
+        return True
+    if state.phase in ("workers", "actions") and state.hands[seat]:
+        return False
+    return True
+
+
+def waiting_for(state: KState) -> str:
+    """'waiting for Ana and Ben to play a law card ...'."""
+    people = [state.names[s] for s in to_act(state)]
+    if not people:
+        return "waiting for nobody: the game is over"
+    who = people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
+    return f"waiting for {who} to {phrase(state)}"

@@ -1,0 +1,182 @@
+"""What each law card does once it takes effect (rules: Appendix; rulings T-13 to T-29).
+
+Each effect changes the state in place, adds its events, and returns a line for the round's list of effects in
+force (or None when it is done at once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.core import Event, Rng
+from engine.keythedral import board, flow
+from engine.keythedral import supply as sup
+from engine.keythedral.state import KState
+
+Effect = Callable[[KState, int, list[str], list[Event]], str | None]
+
+
+def _name(state: KState, seat: int) -> str:
+    """A seat's name."""
+    return state.names[seat]
+
+
+def _work_order(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """The player sets the order of all five numbers this round (T-22)."""
+    state.pending = {"kind": "work-order", "seat": seat, "chosen": []}
+    return f"Work Order: {_name(state, seat)} sets this round's order of numbers"
+
+
+def _price_increase(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """The tile being bought costs one more cube of a type it shows."""
+    space = next(s for s in state.mat if s["space"] == state.windows[-1]["space"])
+    space["inc"] += 1
+    ev.append(Event(f"Space {space['space']} now costs one cube more, of a type the tile shows.", seat))
+    return None
+
+
+def _price_decrease(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """A tile costs one cube less (not gold) until it is bought."""
+    space = next(s for s in state.mat if s["space"] == args[0])
+    space["dec"] += 1
+    ev.append(Event(f"Space {space['space']} now costs one cube less (not gold).", seat))
+    return None
+
+
+def _upgrade(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """One's own cottage becomes a house for free (T-18)."""
+    state.cottages[seat][int(args[0]) - 1]["house"] = True
+    ev.append(Event(f"{_name(state, seat)}'s cottage {args[0]} becomes a house at no cost.", seat))
+    return None
+
+
+def _substitution(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """This turn's purchase may swap resource types and one craft type (T-20)."""
+    state.flags["substitution"] = True
+    return f"Substitution: {_name(state, seat)} may pay other cube types for a seat this turn"
+
+
+def _cottage_number(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """A cottage whose number is still to come works now instead (T-28)."""
+    number = int(args[0])
+    state.sources.append(number)
+    if len(state.sources) == 1:
+        state.left = flow.workers_of(state, seat, number)
+    current = flow.current_number(state)
+    state.nominated.append([seat, number, current or 0])
+    return f"Cottage Number: {_name(state, seat)}'s cottage {number} counts as number {current} this round"
+
+
+def _craft_bargain(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """One resource cube buys a used craft cube from the store."""
+    resource, craft = args
+    sup.pay(state, seat, [resource])
+    state.store[craft] -= 1
+    state.cubes[seat][craft] += 1
+    ev.append(Event(f"{_name(state, seat)} gives 1 {resource} and takes a used {craft} cube from the store.", seat))
+    return None
+
+
+def _unexpected(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """The player picks the colours of one field type's harvest (T-23)."""
+    state.harvest.setdefault("unexpected", []).append([seat, args[0]])
+    return f"Unexpected Harvest: {_name(state, seat)} chooses the cubes from their {args[0]} workers"
+
+
+def _broken(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """One player's workers ignore fences this round (T-17)."""
+    target = board.COLOURS.index(args[0])
+    state.broken.append(target)
+    return f"Broken Fences: {_name(state, target)}'s workers ignore fences this round"
+
+
+def _unsafe(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """A fence is taken out of the game."""
+    square, field = args[0].upper(), args[1].upper()
+    state.fences = [f for f in state.fences if (f["square"], f["field"]) != (square, field)]
+    ev.append(Event(f"The fence between {square} and {field} is declared unsafe and removed for good.", seat))
+    return None
+
+
+def _moratorium(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """Nobody else builds a house this round (T-21)."""
+    state.moratorium = seat
+    return f"House Moratorium: only {_name(state, seat)} may build houses this round"
+
+
+def _design_change(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """A face-up tile is swapped for a random unused one of its stage; a purchase of it is blocked (T-16)."""
+    space = next(s for s in state.mat if s["space"] == args[0])
+    pool = state.unused[str(space["stage"])]
+    rng = Rng(state.rng)
+    new = pool.pop(rng.below(len(pool)))
+    state.rng = rng.state
+    pool.append(space["tile"])
+    space["tile"], space["inc"], space["dec"] = new, 0, 0
+    ev.append(Event(f"The tile on {space['space']} is replaced: it now costs {sup.words(flow.tile_cost(new))}.",
+                    seat))
+    below = [w for w in state.windows if w["kind"] == "purchase" and w["space"] == space["space"]]
+    for window in below:
+        window["blocked"] = True
+        ev.append(Event(f"{_name(state, window['buyer'])}'s purchase is blocked; it was no action and it is still "
+                        "their turn.", window["buyer"]))
+    return None
+
+
+def _double(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """One's worker in one field takes twice the cubes (T-19)."""
+    state.harvest.setdefault("double", []).append([seat, args[0].upper()])
+    return f"Double Production: {_name(state, seat)}'s worker at {args[0].upper()} produces double"
+
+
+def _bargain(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """One resource cube for two of any type (T-27)."""
+    from engine.keythedral.apply import open_take
+
+    sup.pay(state, seat, [args[0]])
+    ev.append(Event(f"{_name(state, seat)} gives the trader 1 {args[0]} for two resource cubes.", seat))
+    open_take(state, seat, 2, "bargain", ev)
+    return None
+
+
+def _sale(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """The glassmaker or goldsmith asks two cubes fewer this turn (T-27)."""
+    state.flags["sale"] = args[0]
+    return f"Sale: the {'goldsmith' if args[0] == 'gold' else 'glassmaker'} asks {_name(state, seat)} two cubes fewer"
+
+
+def _downgrade(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """A house becomes a cottage again (T-18)."""
+    found = board.read_cottage(state, args[0])
+    assert found is not None
+    owner, number = found
+    state.cottages[owner][number - 1]["house"] = False
+    ev.append(Event(f"{_name(state, owner)}'s house {number} is a cottage again.", seat))
+    return None
+
+
+def _harvest(kind: str) -> Effect:
+    """Good or Poor Harvest: every field of a type yields double, or nothing (T-19)."""
+
+    def effect(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+        state.harvest[kind] = args[0]
+        return f"{kind.title()} Harvest: every {args[0]} yields {'double' if kind == 'good' else 'nothing'}"
+
+    return effect
+
+
+def _start_order(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
+    """A new start player until the next bidding."""
+    state.start = board.COLOURS.index(args[0])
+    ev.append(Event(f"{_name(state, state.start)} is now the start player.", seat))
+    return None
+
+
+EFFECTS: dict[str, Effect] = {
+    "work-order": _work_order, "price-increase": _price_increase, "price-decrease": _price_decrease,
+    "upgrade-cottage": _upgrade, "substitution": _substitution, "cottage-number": _cottage_number,
+    "craft-bargain": _craft_bargain, "unexpected-harvest": _unexpected, "broken-fences": _broken,
+    "unsafe-fence": _unsafe, "house-moratorium": _moratorium, "design-change": _design_change,
+    "double-production": _double, "bargain": _bargain, "sale": _sale, "downgrade-house": _downgrade,
+    "good-harvest": _harvest("good"), "poor-harvest": _harvest("poor"), "start-order": _start_order,
+}

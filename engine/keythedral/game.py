@@ -1,0 +1,218 @@
+"""KeythedralGame: the engine contract (engine.core.Game) over the Keythedral modules."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.core import (
+    JSON,
+    AmbiguousAction,
+    Decision,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidAction,
+    PlayerScore,
+    Rng,
+    Scoreboard,
+    ScoreLine,
+    Verdict,
+)
+from engine.keythedral import apply as apply_mod
+from engine.keythedral import decide, explain, flow, playout
+from engine.keythedral import supply as sup
+from engine.keythedral.actions import Act, read
+from engine.keythedral.legal import legal, to_act
+from engine.keythedral.state import KState
+from engine.keythedral.state import from_json as state_from_json
+from engine.keythedral.state import to_json as state_to_json
+from engine.keythedral.view import view as build_view
+
+RULE_END = "rules: The winner"
+
+
+class KeythedralGame:
+    """The Keythedral engine: pure functions over KState, named as in engine.core.Game."""
+
+    name = "keythedral"
+    min_players = 2
+    max_players = 5
+
+    def setup(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> KState:
+        """The opening state, set-up's first field tile drawn; raises ValueError on bad players or options."""
+        return flow.setup(players, seed, options)
+
+    def decisions(self, state: KState) -> list[Decision]:
+        """Every open decision."""
+        return decide.decisions(state)
+
+    def to_act(self, state: KState) -> list[int]:
+        """Seats that must decide now."""
+        return to_act(state)
+
+    def waiting_for(self, state: KState) -> str:
+        """'waiting for Ana to take a phase-3 action'."""
+        return decide.waiting_for(state)
+
+    def legal_actions(self, state: KState, seat: int) -> list[Act]:
+        """Every action this seat may take now."""
+        return legal(state, seat)
+
+    def pending_answers(self, state: KState, seat: int) -> list[Act]:
+        """Keythedral has no answers given ahead of one's turn."""
+        return []
+
+    def apply(self, state: KState, seat: int, action: Act) -> tuple[KState, list[Event]]:
+        """Return the next state and what happened; raises IllegalAction, leaving state untouched."""
+        self._require_legal(state, seat, action)
+        new = copy.deepcopy(state)
+        return new, apply_mod.apply(new, seat, action)
+
+    def apply_in_place(self, state: KState, seat: int, action: Act) -> list[Event]:
+        """Like apply, changing state itself; raises IllegalAction before changing it."""
+        self._require_legal(state, seat, action)
+        return apply_mod.apply(state, seat, action)
+
+    def apply_choice(self, state: KState, seat: int, options: list[Act], index: int) -> list[Event]:
+        """Apply options[index] in place (options being this seat's legal actions now)."""
+        return apply_mod.apply(state, seat, options[index])
+
+    def check(self, state: KState, seat: int, action: Act) -> Verdict:
+        """What apply would do; a step that draws or reveals is described, never simulated."""
+        try:
+            after, events = self.apply(state, seat, action)
+        except IllegalAction as exc:
+            return Verdict(False, exc.reason, exc.rule)
+        rule = explain.RULES.get(action.verb, "ruling T-13")
+        if self.is_undo_barrier(state, after):
+            return Verdict(True, f"'{action}' is legal.", rule, ("Then something hidden is drawn or revealed.",))
+        return Verdict(True, f"'{action}' is legal.", rule, tuple(e.text for e in events if e.visible_to(seat)))
+
+    def _require_legal(self, state: KState, seat: int, action: Act) -> None:
+        """Raise IllegalAction saying why, when the action is not among the seat's legal actions."""
+        options = legal(state, seat)
+        if action in options:
+            return
+        if state.phase == "over":
+            raise IllegalAction("The game is over.", RULE_END)
+        if seat not in to_act(state):
+            raise IllegalAction(f"It is not your decision now: {self.waiting_for(state)}.", "rules: The game")
+        reason, rule = explain.explain(state, seat, action)
+        few = [str(a) for a in options] if len(options) <= 6 else []
+        raise IllegalAction(reason, rule, few)
+
+    # seeing
+    def view(self, state: KState, seat: int | None) -> JSON:
+        """What this seat may see (None: the public)."""
+        moves = [str(a) for a in legal(state, seat)] if seat is not None else None
+        return build_view(state, seat, moves)
+
+    def score(self, state: KState, viewer: int | None) -> Scoreboard:
+        """Seat values, then the cube-value tie-break; equal on both: a shared place (The winner)."""
+        players = []
+        for s in range(state.n):
+            values = [t[2] for t in state.tiles[s]]
+            players.append(PlayerScore(s, state.names[s], (
+                ScoreLine("Seats in the Keythedral", sum(values), " + ".join(map(str, values)) or "none"),
+            )))
+        value = {s: sup.cube_value(state.cubes[s]) for s in range(state.n)}
+        ranked = tuple(sorted(players, key=lambda p: (-p.total, -value[p.seat], p.seat)))
+        return Scoreboard(ranked, final=self.is_over(state), tie_break=_tie_break(ranked, value))
+
+    def parse(self, state: KState, seat: int, text: str) -> Act:
+        """Read notation against the seat's legal actions; InvalidAction, IllegalAction or AmbiguousAction."""
+        action = read(text)
+        if not action.words or action.verb not in explain.VERBS:
+            raise InvalidAction(f"'{text}' is not a Keythedral action; try `buy 1.2`, `worker M13`, `pass`, or "
+                                "see /rules notation.")
+        options = legal(state, seat)
+        if action in options:
+            return action
+        partial = [a for a in options if a.words[:len(action.words)] == action.words]
+        if len(partial) == 1:
+            return partial[0]
+        if len(partial) > 1 and len(partial) <= 12:
+            raise AmbiguousAction(text, [str(a) for a in partial])
+        self._require_legal(state, seat, action)
+        return action
+
+    def format(self, action: Act) -> str:
+        """The canonical notation."""
+        return str(action)
+
+    def public_notation(self, action: Act) -> str:
+        """Every Keythedral action is public once taken (a law card is revealed as it is played)."""
+        return str(action)
+
+    # data
+    def to_json(self, state: KState) -> JSON:
+        """The whole state as JSON-ready data."""
+        return state_to_json(state)
+
+    def from_json(self, data: JSON) -> KState:
+        """Rebuild a state; raises ValueError on malformed data."""
+        return state_from_json(data)
+
+    def is_over(self, state: KState) -> bool:
+        """Whether the game has ended."""
+        return state.phase == "over"
+
+    def is_undo_barrier(self, before: KState, after: KState) -> bool:
+        """A random draw or a reveal: a field tile drawn, tiles turned up, a law card taken, the generator used."""
+        return (before.rng != after.rng or before.drawn != after.drawn
+                or len(before.field_stack) != len(after.field_stack)
+                or [s["up"] for s in before.mat] != [s["up"] for s in after.mat]
+                or before.law_spaces != after.law_spaces or before.hands != after.hands)
+
+    def playout_weights(self, state: KState, seat: int, legal: list[Act]) -> list[float] | None:
+        """Play-outs buy seats and keep the cubes the seats on offer need (engine.keythedral.playout)."""
+        return playout.weights(state, seat, legal)
+
+    def resample_hidden(self, state: KState, viewer: int | None, seed: int) -> KState:
+        """Redraw what the viewer cannot see: others' law cards, the new-law cards and stack, face-down tiles."""
+        new = copy.deepcopy(state)
+        rng = Rng.from_seed(seed)
+        others = [s for s in range(new.n) if s != viewer]
+        pool = list(new.law_deck) + [c for c in new.law_spaces if c is not None]
+        pool += [c for s in others for c in new.hands[s]]
+        rng.shuffle(pool)
+        new.law_deck, pool = pool[:len(new.law_deck)], pool[len(new.law_deck):]
+        for i, card in enumerate(new.law_spaces):
+            if card is not None:
+                new.law_spaces[i], pool = pool[0], pool[1:]
+        for s in others:
+            k = len(new.hands[s])
+            new.hands[s], pool = pool[:k], pool[k:]
+        rng.shuffle(new.field_stack)
+        for stage, unused in new.unused.items():
+            hidden = [sp for sp in new.mat if sp["stage"] == int(stage) and not sp["up"] and sp["taken"] is None]
+            tiles = [sp["tile"] for sp in hidden] + unused
+            rng.shuffle(tiles)
+            for sp in hidden:
+                sp["tile"] = tiles.pop()
+            new.unused[stage] = tiles
+        new.rng = Rng(rng.next64()).state
+        return new
+
+
+def _tie_break(ranked: tuple[PlayerScore, ...], value: dict[int, int]) -> str:
+    """Sentences for seats tied on points: the cube value decides; equal on both, they share the place."""
+    sentences = []
+    for total in sorted({p.total for p in ranked}, reverse=True):
+        tied = [p for p in ranked if p.total == total]
+        if len(tied) < 2:
+            continue
+        parts = ", ".join(f"{p.name} {value[p.seat]}" for p in tied)
+        sentences.append(f"Tied on {total}: cube values (gold 4, glass 3, iron 2, others 1) are {parts}.")
+        values = [value[p.seat] for p in tied]
+        if len(set(values)) < len(values):
+            sentences.append("Players equal on both share the place (The winner).")
+    return " ".join(sentences)
+
+
+GAME = KeythedralGame()
+
+_CHECK: Game[KState, Act] = GAME
+"""mypy proves here that KeythedralGame satisfies the engine contract."""
