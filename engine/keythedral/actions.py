@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 
 @dataclass(frozen=True)
@@ -25,9 +26,10 @@ class Act:
         return " ".join(self.words)
 
 
+@cache
 def act(*words: object) -> Act:
-    """Build an action from words (numbers become text)."""
-    return Act(tuple(str(w).lower() for w in words))
+    """Build an action from words (numbers become text, labels lower case); cached, as actions are immutable."""
+    return Act(tuple(w.lower() if isinstance(w, str) else str(w) for w in words))
 
 
 def read(text: str) -> Act:

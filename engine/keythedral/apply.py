@@ -17,7 +17,12 @@ def apply(state: KState, seat: int, action: Act) -> list[Event]:
     state.seq += 1
     verb = action.verb
     if verb == "law":
+        state.pending = None
         play_law(state, seat, action.args[0], action.args[1:], ev)
+    elif verb == "laws":
+        state.pending = {"kind": "laws", "seat": seat}
+    elif verb == "back":
+        state.pending = None
     elif state.pending:
         _pending_step(state, seat, action, ev)
     elif verb == "continue":

@@ -18,6 +18,7 @@ _PENDING = {
     "relocate": "move a fenced-off cottage",
     "work-order": "set this round's work order",
     "start": "name the next start player",
+    "laws": "choose a law card to play, or go back",
 }
 _STEPS = {
     "field": "lay the drawn field tile",
@@ -63,12 +64,8 @@ def decisions(state: KState) -> list[Decision]:
 
 
 def public_choices(state: KState, seat: int) -> bool:
-    """Choices may be shown to all unless the seat holds law cards that could be among them (T-1)."""
-    if state.pending:
-        return True
-    if state.phase in ("workers", "actions") and state.hands[seat]:
-        return False
-    return True
+    """Choices may be shown to all except the law cards one could play (a turn offers only `laws`, T-1)."""
+    return not (state.pending and state.pending["kind"] == "laws")
 
 
 def waiting_for(state: KState) -> str:

@@ -32,6 +32,8 @@ RULES = {
     "match": "rules: Phase five",
     "start": "rules: Phase five",
     "continue": "ruling T-13",
+    "laws": "ruling T-13",
+    "back": "ruling T-13",
 }
 VERBS = frozenset(RULES) | {"law"}
 

@@ -165,9 +165,12 @@ def field_terrain(tile_id: str) -> str:
     return next(t.terrain for t in COMPONENTS.fields if t.id == tile_id)
 
 
+_COSTS = {b.id: b.cost for b in COMPONENTS.buildings}
+
+
 def tile_cost(tile_id: str) -> tuple[str, ...]:
-    """The printed cube cost of a building tile."""
-    return next(b.cost for b in COMPONENTS.buildings if b.id == tile_id)
+    """The printed cube cost of a building tile; raises KeyError for an unknown tile."""
+    return _COSTS[tile_id]
 
 
 def stage_spaces(state: KState, stage: int) -> list[dict[str, Any]]:

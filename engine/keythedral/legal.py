@@ -48,8 +48,13 @@ def legal(state: KState, seat: int) -> list[Act]:
     if state.phase == "workers":
         return _worker_actions(state, seat)
     if state.phase == "actions":
-        return turn_actions(state, seat) + law_plays(state, seat, laws.OWN_TURN)
+        return turn_actions(state, seat) + open_hand(state, seat)
     return _bid_actions(state, seat)
+
+
+def open_hand(state: KState, seat: int) -> list[Act]:
+    """`laws`: look at one's law cards to play one now, offered whenever one holds any (a public count, T-1)."""
+    return [act("laws")] if state.hands[seat] and not state.options.get("no_laws") else []
 
 
 def _window_laws(window: Json) -> frozenset[str]:
@@ -77,7 +82,7 @@ def _worker_actions(state: KState, seat: int) -> list[Act]:
         return [act("order", n) for n in range(1, 6) if n not in chosen]
     spots = board.free_fields(state, seat, state.sources[0])
     moves = [act("worker", f) for f in spots] or [act("idle")]
-    return moves + law_plays(state, seat, laws.PLACEMENT)
+    return moves + open_hand(state, seat)
 
 
 def _pending_actions(state: KState, pending: Json) -> list[Act]:
@@ -91,6 +96,9 @@ def _pending_actions(state: KState, pending: Json) -> list[Act]:
         return [act("take", c) for c in sup.RESOURCES if state.store[c] > 0]
     if kind == "price":
         return [act(pending["choice"], c) for c in price_choices(state, pending)]
+    if kind == "laws":
+        allowed = laws.PLACEMENT if state.phase == "workers" else laws.OWN_TURN
+        return law_plays(state, seat, allowed) + [act("back")]
     if kind == "relocate":
         return [act("relocate", pending["number"], sq) for sq in board.relocation_squares(state)]
     if kind == "work-order":

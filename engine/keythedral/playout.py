@@ -9,7 +9,8 @@ from engine.keythedral.legal import buyable
 from engine.keythedral.state import KState
 from engine.keythedral.supply import CRAFTSMEN
 
-FIXED = {"buy": 200.0, "house": 8.0, "pass": 4.0, "continue": 4.0, "procure": 1.0, "trade": 1.0, "match": 1.0}
+FIXED = {"buy": 200.0, "house": 8.0, "pass": 4.0, "continue": 4.0, "procure": 1.0, "match": 1.0, "laws": 0.5,
+         "back": 1.0}
 SPREAD = {"fence": 0.5, "unfence": 0.3, "law": 2.0, "bid": 1.0}
 
 
@@ -23,7 +24,10 @@ def weights(state: KState, seat: int, legal: list[Act]) -> list[float]:
     found = []
     for a in legal:
         verb = a.verb
-        if verb in FIXED:
+        if verb == "trade":
+            spare = sum(k for c, k in held.items() if c not in needed)
+            w = 3.0 if spare >= 2 and any(state.store.get(c, 0) for c in needed) else 0.2
+        elif verb in FIXED:
             w = FIXED[verb]
         elif verb in SPREAD:
             w = SPREAD[verb] / counts[verb]
