@@ -29,12 +29,11 @@ LIST_LIMIT = 40
 TABLE_VERBS = ("board", "hand", "log", "score", "check", "rules", "undo")
 LATEST = "latest.png"
 
-HELP = """Type a number from the list, or an action in notation: `keyper 2`, `play green 1.pig`, `join white`,
-`take pig` (`rules notation` explains them); `take pig x3` does one three times in a row. `rules NAME` describes
-a tile, fair or boat. Commands, in any case:
+HELP = """Type a number from the list, or an action in notation: {examples} (`rules notation` explains them);
+`ACTION x3` does one three times in a row. `rules NAME` describes {components}. Commands, in any case:
   list           number every choice (then type a number)
   board          the table, and its image
-  hand           what only you see: your fair tiles and tiles in hand
+  hand           what only you see: {hand}
   log            the recent actions
   score          the score so far
   check ACTION   whether an action is allowed now, and what it would do
@@ -43,6 +42,12 @@ a tile, fair or boat. Commands, in any case:
   abandon        end this game for everyone (asks you to confirm); `keywood play` then deals a new one
   help           this text
   quit           stop here; `keywood play` resumes the game"""
+
+def help_text(entry: GameEntry) -> str:
+    """The terminal's help, with the game's own notation examples and words for its components and hands."""
+    texts = entry.texts
+    return HELP.format(examples=texts.examples, components=texts.components, hand=texts.hand_words)
+
 
 SLASHED = re.compile(r"(?<![\w/.])/(?=(?:" + "|".join((*TABLE_VERBS, "play", "new", "join", "leave", "start",
                                                         "abandon", "games")) + r")\b)")
@@ -221,6 +226,11 @@ class Console:
         self.table.messages_sent([row.id for row in rows if row.id is not None and row.channel_id == WHERE.channel_id
                                   and row.guild_id == WHERE.guild_id])
 
+    def _entry(self) -> GameEntry:
+        """The running game's registry entry (the default game when none runs)."""
+        found = self._state()
+        return found[0] if found else games.default()
+
     def _state(self) -> tuple[GameEntry, Any, list[Who]] | None:
         """The running terminal game's registry entry, engine state and seated players; None when there is none."""
         with self.table.store.transaction() as tx:
@@ -282,7 +292,7 @@ class Console:
         if verb in ("quit", "exit") and not rest:
             return Said(True, stop="quit")
         if verb == "help" and not rest:
-            self.say(HELP)
+            self.say(help_text(self._entry()))
             return Said(True)
         if verb == "list" and not rest:
             legal = self.legal(who)

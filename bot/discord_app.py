@@ -626,7 +626,7 @@ def register_commands(bot: Keywood) -> None:
                        ("undo", "Take back your own last action"), ("abandon", "End the game (host or admin)")):
         _simple(tree, bot, verb, text)
 
-    @tree.command(name="play", description="Take an action, e.g. 'green 1.pig' or 'join white'")
+    @tree.command(name="play", description="Take an action (suggestions list what you may do)")
     @app_commands.describe(action="The action in notation; suggestions list your legal actions")
     async def play(interaction: discord.Interaction[Any], action: str) -> None:
         await bot.handle(interaction, "play", action)

@@ -86,11 +86,15 @@ class Texts:
     board: the public table; hand: one seat's private view. Optional: choices, a readable summary of a seat's
     choices when they are too many to list (the seat's view, the seat, the legal actions' notations); lookup, a
     component (tile, card...) described by name, for `rules NAME` (None when the name is no component); names,
-    the component names lookup knows, for autocomplete.
+    the component names lookup knows, for autocomplete. examples, components and hand_words fill the help:
+    a few actions in notation, what `rules NAME` describes, and what a seat's hand holds.
     """
 
     board: Callable[[JSON], str]
     hand: Callable[[JSON, int], str]
+    examples: str = "see `rules notation`"
+    components: str = "a component by name"
+    hand_words: str = "what is yours alone"
     choices: Callable[[JSON, int, list[str]], str] | None = None
     lookup: Callable[[str], str | None] | None = None
     names: Callable[[], list[str]] | None = None
@@ -210,11 +214,32 @@ def _register_builtin() -> None:
     register(GameEntry(
         id="keyper", title="Keyper", engine=KEYPER,
         texts=Texts(board=keyper_texts.table, hand=keyper_texts.hand, choices=keyper_choices.summary,
-                    lookup=keyper_lookup.describe, names=keyper_lookup.names),
+                    lookup=keyper_lookup.describe, names=keyper_lookup.names,
+                    examples="`keyper 2`, `play green 1.pig`, `join white`, `take pig`",
+                    components="a tile, fair or boat", hand_words="your fair tiles and tiles in hand"),
         rules=DOCS / "rules" / "keyper.md", rulings=DOCS / "rulings.md",
         options=(Option("unlimited_supply", bool, False, "Lift the resource limits (the designer's own ruling)"),),
         render=keyper_render.render, render_scoreboard=keyper_render.render_scoreboard,
         blurb="Workers, joiners and four seasons of farming (2-4 players).",
+    ))
+
+    from engine.keythedral import GAME as KEYTHEDRAL
+    from engine.keythedral import lookup as keythedral_lookup
+    from engine.keythedral import texts as keythedral_texts
+    from render import keythedral as keythedral_render
+
+    register(GameEntry(
+        id="keythedral", title="Keythedral", engine=KEYTHEDRAL,
+        texts=Texts(board=keythedral_texts.board, hand=keythedral_texts.hand,
+                    lookup=keythedral_lookup.describe, names=keythedral_lookup.names,
+                    examples="`order 3`, `worker M13`, `buy 1.2`, `fence M12+ M13`, `give black`, `bid 2`",
+                    components="a law card, field, cube or craftsman", hand_words="your law cards"),
+        rules=DOCS / "rules" / "keythedral.md", rulings=DOCS / "rulings.md",
+        options=(Option("no_laws", bool, False, "Variation two: the law master issues no law cards"),
+                 Option("open_tiles", bool, False, "Variation three: every building tile face up from the start")),
+        render=keythedral_render.render, render_scoreboard=keythedral_render.render_scoreboard,
+        blurb="Gather stone, timber and more from the fields to buy seats in the Keythedral (2-5 players; "
+              "two players is variation one).",
     ))
 
 

@@ -109,7 +109,10 @@ def _ruling_hits(game: str, topic: str, sections: list[RuleSection]) -> list[Rul
     if path is None or not path.is_file():
         return []
     wanted = [f"{letter.upper()}-{number}" for letter, number in _RULING_ID.findall(topic.lower())]
-    rulings = [ruling for ruling in _parse_rulings(path) if ruling.keywords[0] in wanted]
+    # the rulings file serves every game: a game's rulings are those of the letter its own summary cites
+    ours = {ruling[0] for section in sections for ruling in cited_rulings(section)}
+    rulings = [ruling for ruling in _parse_rulings(path)
+               if ruling.keywords[0] in wanted and ruling.keywords[0][0] in ours]
     citing = [section for section in sections if set(wanted) & set(cited_rulings(section))]
     return rulings + citing if rulings else []
 

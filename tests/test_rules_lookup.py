@@ -204,3 +204,11 @@ def test_summary_is_not_pasted(source: str) -> None:
     ours = _words(SUMMARY.read_text(encoding="utf-8"))
     copied = [" ".join(ours[i : i + 12]) for i in range(len(ours) - 11) if tuple(ours[i : i + 12]) in grams]
     assert copied == []
+
+
+def test_a_ruling_id_of_another_game_is_not_found_in_this_games_rules() -> None:
+    """docs/rulings.md holds every game's rulings: Keyper's K-n and Keythedral's T-n each answer only in their game."""
+    assert lookup("keyper", "T-1") == []
+    assert lookup("keythedral", "K-1") == []
+    assert lookup("keythedral", "T-1")[0].title.startswith("T-1 ")
+    assert lookup("keyper", "K-1")[0].title.startswith("K-1 ")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 
+_LABEL = re.compile(r"[a-z]\d{1,2}\+?")  # a field or square label, written in capitals
 
 @dataclass(frozen=True)
 class Act:
@@ -23,7 +25,7 @@ class Act:
         return self.words[1:]
 
     def __str__(self) -> str:
-        return " ".join(self.words)
+        return " ".join(w.upper() if _LABEL.fullmatch(w) else w for w in self.words)
 
 
 @cache

@@ -7,7 +7,16 @@ from engine.keythedral import board, flow, laws
 from engine.keythedral import supply as sup
 from engine.keythedral.actions import Act
 from engine.keythedral.components import COMPONENTS
-from engine.keythedral.legal import FENCE_COST, HOUSE_COST, UNFENCE_COST, craft_price, final_costs, price_slot_sets
+from engine.keythedral.legal import (
+    FENCE_COST,
+    HOUSE_COST,
+    UNFENCE_COST,
+    can_buy,
+    craft_price,
+    final_costs,
+    price_slot_sets,
+)
+from engine.keythedral.lookup import LAW_BY_KEY
 from engine.keythedral.state import Json, KState
 
 
@@ -171,14 +180,12 @@ def _declare_purchase(state: KState, seat: int, space: str, ev: list[Event]) -> 
 def _complete_purchase(state: KState, seat: int, space_name: str, ev: list[Event]) -> None:
     """Go ahead with a declared purchase: choose the price changes, pay, take the tile; or find it blocked."""
     space = _space(state, space_name)
-    from engine.keythedral.legal import can_buy
-
     if not can_buy(state, seat, space):
         ev.append(Event(f"{_name(state, seat)} cannot pay the new price of {space_name}: the purchase does not "
                         "happen and was no action; it is still their turn (ruling T-29).", seat))
         return
     pending = {"kind": "price", "seat": seat, "space": space_name, "add": space["inc"], "drop": space["dec"],
-               "extra": [], "less": []}
+               "extra": [], "less": [], "raised": space["inc"] > 0}
     _next_price_choice(state, pending, ev)
 
 
@@ -246,6 +253,10 @@ def _pending_step(state: KState, seat: int, action: Act, ev: list[Event]) -> Non
         ev.append(Event(f"{_name(state, seat)} takes 1 {action.args[0]} from the store.", seat))
         if pending["left"] <= 0 or not any(state.store[c] for c in sup.RESOURCES):
             _finish_take(state, ev)
+    elif kind == "price" and action.verb == "withdraw":
+        state.pending = None
+        ev.append(Event(f"{_name(state, seat)} withdraws from the purchase at the raised price: no action was used "
+                        "and the Price Increase stays under the tile (ruling T-31).", seat))
     elif kind == "price":
         colour = action.args[0]
         key = "extra" if pending["choice"] == "add" else "less"
@@ -299,7 +310,7 @@ def _finish_give(state: KState, ev: list[Event]) -> None:
         state.procured[seat] = True
         ev.append(Event(f"{name} gives {sup.words(given)} and takes a law card; no more actions for them this "
                         "round.", seat))
-        ev.append(Event(f"Your new law card: {laws.TITLES[card]} (play it {laws.WHEN[laws.KEYS[card]]}).", seat,
+        ev.append(Event(f"Your new law card: {laws.TITLES[card]} (play it {LAW_BY_KEY[laws.KEYS[card]].when}).", seat,
                         (seat,)))
         flow.after_action(state, ev)
     elif purpose == "buy":
@@ -363,11 +374,14 @@ def _bid(state: KState, seat: int, action: Act, ev: list[Event]) -> None:
     name = _name(state, seat)
     if action.verb == "bid":
         bidding["high"] = [seat, int(action.args[0])]
+        bidding["bids"].append([seat, int(action.args[0])])
         ev.append(Event(f"{name} bids {action.args[0]} cubes.", seat))
     elif action.verb == "match":
         bidding["matched"] = True
+        bidding["bids"].append([seat, bidding["high"][1]])
         ev.append(Event(f"{name} matches the bid of {bidding['high'][1]}.", seat))
     else:
+        bidding["bids"].append([seat, None])
         ev.append(Event(f"{name} passes.", seat))
     bidding["idx"] += 1
     if bidding["idx"] <= len(bidding["order"]):

@@ -104,7 +104,13 @@ def field_spots(state: KState) -> list[str]:
     spots = {n for f in state.fields for n in field_neighbours(f) if n not in state.fields}
     for square in occupant(state):
         spots.update(f for f in square_fields(square) if f not in state.fields)
-    return sorted(spots, key=_order)
+    return sorted((s for s in spots if _has_room(s)), key=_order)
+
+
+@cache
+def _has_room(label: str) -> bool:
+    """Whether a field here has all four neighbouring fields and four squares on the lattice (Set up; T-3)."""
+    return len(field_neighbours(label)) == 4 and len(field_squares(label)) == 4
 
 
 def fence_edges(state: KState) -> list[tuple[str, str]]:
@@ -114,6 +120,7 @@ def fence_edges(state: KState) -> list[tuple[str, str]]:
     return sorted(edges, key=lambda e: (_order(e[0]), _order(e[1])))
 
 
+@cache
 def _order(label: str) -> tuple[int, int]:
     """Sort key: row by row from the south, west to east."""
     x, y = point(label)

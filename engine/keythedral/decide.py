@@ -59,8 +59,21 @@ def decisions(state: KState) -> list[Decision]:
         top = state.windows[-1]
         kind = SIMULTANEOUS if top["kind"] == "phase" else REACTION
         return [Decision(s, kind, str(top["key"]), what, True, "continue", False) for s in seats]
+    if state.phase == "bidding" and not state.pending:
+        key = f"bid:{state.round}"
+        ahead = later_bidders(state)
+        return [Decision(s, TURN, key, what, True, None, True) for s in seats] + [
+            Decision(s, TURN, key, "bid or pass for the start player", False, None, True) for s in ahead]
     key = f"{state.pending['kind'] if state.pending else state.step}:{state.seq}"
     return [Decision(s, TURN, key, what, True, None, public_choices(state, s)) for s in seats]
+
+
+def later_bidders(state: KState) -> list[int]:
+    """Seats whose bid is still to come after the one bidding now: they may pass ahead (phase five)."""
+    if state.phase != "bidding" or state.pending or state.windows or not state.bidding:
+        return []
+    order = state.bidding["order"] + [state.bidding["b"]]
+    return [int(s) for s in order[state.bidding["idx"] + 1:]]
 
 
 def public_choices(state: KState, seat: int) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.keythedral import board, flow, laws
 from engine.keythedral import supply as sup
 from engine.keythedral.actions import Act
+from engine.keythedral.lookup import LAW_BY_KEY
 from engine.keythedral.state import KState
 
 RULES = {
@@ -34,6 +35,7 @@ RULES = {
     "continue": "ruling T-13",
     "laws": "ruling T-13",
     "back": "ruling T-13",
+    "withdraw": "rules: Appendix, law card 2 (Price Increase); ruling T-31",
 }
 VERBS = frozenset(RULES) | {"law"}
 
@@ -102,7 +104,7 @@ def _explain_law(state: KState, seat: int, action: Act) -> tuple[str, str]:
     number = laws.NUMBERS[key]
     if number not in state.hands[seat]:
         return f"You do not hold {laws.TITLES[number]}.", laws.rule(number)
-    return (f"{laws.TITLES[number]} cannot be played like that now: it is played {laws.WHEN[key]}.",
+    return (f"{laws.TITLES[number]} cannot be played like that now: it is played {LAW_BY_KEY[key].when}.",
             laws.rule(number))
 
 

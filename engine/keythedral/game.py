@@ -23,7 +23,7 @@ from engine.core import (
 from engine.keythedral import apply as apply_mod
 from engine.keythedral import decide, explain, flow, playout
 from engine.keythedral import supply as sup
-from engine.keythedral.actions import Act, read
+from engine.keythedral.actions import Act, act, read
 from engine.keythedral.legal import legal, to_act
 from engine.keythedral.state import KState
 from engine.keythedral.state import from_json as state_from_json
@@ -61,8 +61,8 @@ class KeythedralGame:
         return legal(state, seat)
 
     def pending_answers(self, state: KState, seat: int) -> list[Act]:
-        """Keythedral has no answers given ahead of one's turn."""
-        return []
+        """A later bidder may pass ahead of its turn to bid (kept until that turn comes)."""
+        return [act("pass")] if seat in decide.later_bidders(state) else []
 
     def apply(self, state: KState, seat: int, action: Act) -> tuple[KState, list[Event]]:
         """Return the next state and what happened; raises IllegalAction, leaving state untouched."""
@@ -127,7 +127,7 @@ class KeythedralGame:
         if not action.words or action.verb not in explain.VERBS:
             raise InvalidAction(f"'{text}' is not a Keythedral action; try `buy 1.2`, `worker M13`, `pass`, or "
                                 "see /rules notation.")
-        options = legal(state, seat)
+        options = legal(state, seat) or self.pending_answers(state, seat)
         if action in options:
             return action
         partial = [a for a in options if a.words[:len(action.words)] == action.words]

@@ -30,28 +30,6 @@ OWN_TURN = frozenset({"price-decrease", "upgrade-cottage", "substitution", "barg
                       "downgrade-house"}) | ANY_TIME
 REPEAL = frozenset({"repeal"})
 
-WHEN = {
-    "work-order": "at the start of phase 1",
-    "price-increase": "when another player declares a purchase",
-    "price-decrease": "on your phase-3 turn",
-    "upgrade-cottage": "on your phase-3 turn",
-    "substitution": "on your phase-3 turn, before buying a seat",
-    "cottage-number": "on your own worker placement in phase 1",
-    "craft-bargain": "at any moment you are asked",
-    "unexpected-harvest": "at the start of phase 2",
-    "broken-fences": "at the start of phase 1 or on your placement",
-    "repeal": "right after another player plays a law card",
-    "unsafe-fence": "at any moment you are asked",
-    "house-moratorium": "at the start of phases 1-3 or on your placement",
-    "design-change": "at any moment you are asked, even against a purchase",
-    "double-production": "at the start of phase 2",
-    "bargain": "on your phase-3 turn",
-    "sale": "on your phase-3 turn",
-    "downgrade-house": "on your phase-3 turn",
-    "good-harvest": "at the start of phase 2",
-    "poor-harvest": "at the start of phase 2",
-    "start-order": "at the start of phases 1, 2, 3 and 5",
-}
 RULE = "rules: Appendix, law card {number} ({title}); ruling T-13"
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+from collections import Counter
+from functools import cache
 
 from engine.keythedral import board, flow, laws
 from engine.keythedral import supply as sup
@@ -95,7 +97,8 @@ def _pending_actions(state: KState, pending: Json) -> list[Act]:
     if kind == "take":
         return [act("take", c) for c in sup.RESOURCES if state.store[c] > 0]
     if kind == "price":
-        return [act(pending["choice"], c) for c in price_choices(state, pending)]
+        withdraw = [act("withdraw")] if pending["raised"] else []
+        return [act(pending["choice"], c) for c in price_choices(state, pending)] + withdraw
     if kind == "laws":
         allowed = laws.PLACEMENT if state.phase == "workers" else laws.OWN_TURN
         return law_plays(state, seat, allowed) + [act("back")]
@@ -134,10 +137,6 @@ def turn_actions(state: KState, seat: int) -> list[Act]:
     found = [act("buy", s["space"]) for s in buyable(state) if can_buy(state, seat, s)]
     if state.moratorium in (None, seat) and all(cubes[c] >= 1 for c in HOUSE_COST):
         found += [act("house", i + 1) for i, c in enumerate(state.cottages[seat]) if c["at"] and not c["house"]]
-    if state.fences_built[seat] < 3 and cubes["brown"] >= 1:
-        found += [act("fence", sq, f) for sq, f in board.fence_edges(state)]
-    if cubes["red"] >= 2:
-        found += [act("unfence", f["square"], f["field"]) for f in state.fences]
     for verb, (colour, _) in sup.CRAFTSMEN.items():
         if sup.craft_available(state, colour) and held >= craft_price(state, verb):
             found.append(act(verb))
@@ -145,7 +144,12 @@ def turn_actions(state: KState, seat: int) -> list[Act]:
         found.append(act("trade"))
     if held >= 1:
         found += [act("procure", i + 1) for i, card in enumerate(state.law_spaces) if card is not None]
-    return found + [act("pass")]
+    found.append(act("pass"))
+    if state.fences_built[seat] < 3 and cubes["brown"] >= 1:
+        found += [act("fence", sq, f) for sq, f in board.fence_edges(state)]
+    if cubes["red"] >= 2:
+        found += [act("unfence", f["square"], f["field"]) for f in state.fences]
+    return found
 
 
 def buyable(state: KState) -> list[Json]:
@@ -184,8 +188,17 @@ def final_costs(state: KState, space: Json) -> list[list[str]]:
 def can_buy(state: KState, seat: int, space: Json) -> bool:
     """Whether the seat can pay this tile in some allowed way (Phase three, action one)."""
     sub = bool(state.flags.get("substitution"))
+    if not (sub or space["inc"] or space["dec"]):
+        held = state.cubes[seat]
+        return all(held.get(c, 0) >= k for c, k in _counted(space["tile"]).items())
     return any(sup.feasible(state.cubes[seat], slots) for cost in final_costs(state, space)
                for slots in price_slot_sets(cost, sub))
+
+
+@cache
+def _counted(tile: str) -> dict[str, int]:
+    """A tile's printed cost as counts per colour."""
+    return dict(Counter(flow.tile_cost(tile)))
 
 
 def price_choices(state: KState, pending: Json) -> list[str]:

@@ -53,11 +53,15 @@ def _fill(cubes: dict[str, int], slots: list[tuple[str, ...]]) -> bool:
 
 def give_options(cubes: dict[str, int], slots: Slots) -> list[str]:
     """The colours that may be given next so the rest of the payment can still be made."""
+    if all(len(s) == len(ANY) for s in slots):
+        return [c for c in CUBES if cubes.get(c, 0) > 0] if slots else []
     return [c for c in CUBES if cubes.get(c, 0) > 0 and take_slot(cubes, slots, c) is not None]
 
 
 def take_slot(cubes: dict[str, int], slots: Slots, colour: str) -> int | None:
     """The index of a slot the colour can fill while the rest stays payable; None when there is none."""
+    if slots and all(len(s) == len(ANY) for s in slots):
+        return 0
     rest = dict(cubes)
     rest[colour] = rest.get(colour, 0) - 1
     for i, slot in enumerate(slots):

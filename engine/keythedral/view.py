@@ -94,11 +94,10 @@ def _player(state: KState, seat: int) -> Json:
 
 
 def _bids(state: KState) -> list[Json]:
-    """Bids made so far this phase five."""
+    """Every bid and pass so far this phase five, in order (None: a pass; B's match shows the amount matched)."""
     if not state.bidding:
         return []
-    high = state.bidding["high"]
-    return [{"seat": high[0], "bid": high[1]}] if high else []
+    return [{"seat": seat, "bid": amount} for seat, amount in state.bidding["bids"]]
 
 
 def _pending(state: KState) -> str | None:

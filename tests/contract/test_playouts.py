@@ -1,4 +1,5 @@
-"""Random play-outs of every registered game, checking the engine contract (engine/core.py) at every step."""
+"""Random play-outs of every registered game, checking the engine contract (engine/core.py) at every step (after the
+first DENSE steps of a play-out, at every SPARSE-th step, so that a long game such as Keythedral stays quick)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from engine.playout import random_playout
 from tests.contract.kit import Setup, each_game, setups
 
 PLAYOUTS = 8
+DENSE = 400  # every step of a play-out is checked up to here; after it, every SPARSE-th (long games stay quick)
+SPARSE = 5
 
 
 class Invariants:
@@ -31,6 +34,10 @@ class Invariants:
     def __call__(self, state: Any, seat: int, action: Any) -> None:
         """Check a state about to take (seat, action); remember what apply says the next state is."""
         game = self.game
+        self.steps += 1
+        if self.steps > DENSE and self.steps % SPARSE:
+            self.expected = None
+            return
         data = self.check_json(state)
         if self.expected is not None:
             assert data == self.expected, "apply_choice gave another state than apply"
@@ -40,13 +47,13 @@ class Invariants:
         after, _ = game.apply(state, seat, action)
         assert game.to_json(state) == data, "apply changed the state it was given"
         self.expected = game.to_json(after)
-        self.steps += 1
 
     def finish(self, state: Any) -> None:
         """Check the final state: over, nobody to decide, and the same as apply's last result."""
         game = self.game
         assert game.is_over(state)
-        assert self.check_json(state) == self.expected
+        data = self.check_json(state)
+        assert self.expected is None or data == self.expected
         assert game.decisions(state) == [] and game.to_act(state) == []
         assert game.score(state, None).final
 

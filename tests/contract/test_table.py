@@ -47,12 +47,24 @@ def stored(table: Table, entry: GameEntry) -> tuple[int, str, Any, dict[int, str
         return row.id, row.status, entry.engine.from_json(data), prompts
 
 
+def due_moves(game: Any, state: Any) -> tuple[list[tuple[int, Any, bool]], list[float] | None]:
+    """Every (seat, action, True) the seats to act may play, and the game's play-out weights (None: uniform)."""
+    moves: list[tuple[int, Any, bool]] = []
+    weights: list[float] | None = []
+    for seat in game.to_act(state):
+        legal = game.legal_actions(state, seat)
+        moves += [(seat, a, True) for a in legal]
+        found = game.playout_weights(state, seat, legal)
+        weights = None if found is None or weights is None else weights + found
+    return moves, weights
+
+
 @each_game()
 def test_a_whole_game_through_the_table(entry: GameEntry, table: Table) -> None:
     """contract (table): new/join/start, then random legal plays by the seats that must act (and answers given
-    ahead, when possible, by seats whose decision is not yet due) until the game is finished; no private event
-    text is posted in public; the log replays to the stored state (verify: same); the last message is the final
-    score."""
+    ahead, when possible, by seats whose decision is not yet due; weighted as the game's play-outs are) until the
+    game is finished; no private event text is posted in public; the log replays to the stored state (verify:
+    same); the last message is the final score."""
     game = entry.engine
     count = min(3, entry.max_players)
     players = [Who(f"u-{k}", NAMES[k]) for k in range(count)]
@@ -67,12 +79,16 @@ def test_a_whole_game_through_the_table(entry: GameEntry, table: Table) -> None:
         if status == "finished":
             break
         assert status == "active" and not game.is_over(state)
-        moves = [(seat, a, True) for seat in game.to_act(state) for a in game.legal_actions(state, seat)]
+        moves, weights = due_moves(game, state)
         ahead = [(d.seat, a, False) for d in game.decisions(state) if not d.must and prompts.get(d.seat, "") is None
                  for a in game.pending_answers(state, d.seat)]
         assert moves, f"nobody can act: {game.waiting_for(state)}"
         offered += bool(ahead)
-        seat, action, due = rng.choice(ahead if ahead and rng.random() < EARLY else moves)
+        early_now = ahead and rng.random() < EARLY
+        if early_now or weights is None:
+            seat, action, due = rng.choice(ahead if early_now else moves)
+        else:
+            seat, action, due = rng.choices(moves, weights)[0]
         private = [e.text for e in game.apply(state, seat, action)[1] if not e.public] if due else []
         outcome = send(table, players[seat], "play", game.format(action))
         early += not due

@@ -53,8 +53,8 @@ def play(state: KState, seat: int, text: str) -> list[Event]:
 
 
 def legal(state: KState, seat: int) -> list[str]:
-    """A seat's legal actions as notation."""
-    return [str(a) for a in GAME.legal_actions(state, seat)]
+    """A seat's legal actions as notation, lower case (the notation writes labels in capitals, `worker M13`)."""
+    return [str(a).lower() for a in GAME.legal_actions(state, seat)]
 
 
 def at_actions(state: KState, start: int = 0) -> KState:

@@ -1,0 +1,282 @@
+"""Keythedral components described by name, for `rules NAME`: law cards, terrains, cubes, craftsmen and pieces.
+
+`describe(name)` answers a law card by key or title (`sale`, "Repeal Law", `law work-order`), a terrain
+(`quarry`, `vineyards`), a cube by colour or material (`black`, `stone`, "purple cube"), a craftsman or town
+figure (`blacksmith`, `forge`, `trader`, "law master") or a piece (`fence`, `house`, `cottage`),
+case-insensitively with spaces, hyphens and underscores alike; anything else gives None, so the rules sections
+of docs/rules/keythedral.md get their turn. Each description is Keywood's own wording in a sentence or two,
+cites the rule section or ruling, and ends with a `/rules` phrase that reaches the full section (a phrase this
+module does not answer). `names()` lists one spelling of each, for autocomplete.
+
+The law table (LAWS) is shared with engine/keythedral/texts.py, whose hand text reminds a player when each of
+their cards can be played (ruling T-13).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from engine.keythedral.components import CRAFTS, CUBE_ORDER, RESOURCES, TERRAINS
+
+DISCORD_SAFE = 1800
+
+
+@dataclass(frozen=True)
+class Law:
+    """One law card as players meet it: number, key, title, when it may be played, what it does, an example."""
+
+    number: int
+    key: str
+    title: str
+    when: str
+    effect: str
+    example: str
+    rulings: tuple[str, ...]
+
+    @property
+    def source(self) -> str:
+        """'rules: Appendix, law card 9; ruling T-13, T-17'."""
+        cited = f"; ruling {', '.join(self.rulings)}" if self.rulings else ""
+        return f"rules: Appendix, law card {self.number}{cited}"
+
+    @property
+    def more(self) -> str:
+        """The /rules phrase that reaches this card's section (its keyword 'TITLE card')."""
+        return f"/rules {self.title.lower()} card"
+
+
+LAWS: tuple[Law, ...] = (
+    Law(1, "work-order", "Work Order", "at the start of phase 1",
+        "You set the order of all five numbers for this round; who places first still rotates as usual (T-22).",
+        "law work-order", ("T-13", "T-22")),
+    Law(2, "price-increase", "Price Increase", "when another player declares a seat purchase",
+        "That seat costs one cube more, in a colour printed on it that the buyer picks. A buyer who cannot pay "
+        "keeps the turn and the card stays under the tile for the next buyer (T-29).",
+        "law price-increase", ("T-13", "T-29")),
+    Law(3, "price-decrease", "Price Decrease", "on your phase-3 turn",
+        "A face-up seat costs one cube less; the buyer drops a printed colour, never gold. Unbought, the card "
+        "waits under the tile for the next buyer.",
+        "law price-decrease 2.3", ("T-18",)),
+    Law(4, "upgrade-cottage", "Upgrade Cottage", "on your phase-3 turn",
+        "One of your cottages becomes a house at no cost, unless another player's House Moratorium holds (T-21).",
+        "law upgrade-cottage 4", ("T-18", "T-21")),
+    Law(5, "substitution", "Substitution", "on your phase-3 turn, before you buy a seat",
+        "For your purchase, other resource colours may pay for the printed resource cubes, and one craft cube "
+        "for a printed craft cube of another kind (T-20).",
+        "law substitution", ("T-18", "T-20")),
+    Law(6, "cottage-number", "Cottage Number", "on your own placement in phase 1",
+        "A cottage or house of yours whose number is still to come also works under the number just chosen, "
+        "and sends nobody when its own number comes (T-28).",
+        "law cottage-number 4", ("T-28",)),
+    Law(7, "craft-bargain", "Craft Bargain", "at any moment Keywood asks",
+        "Give the trader one resource cube and take one used craft cube of the colour you name from the store.",
+        "law craft-bargain black white", ("T-13",)),
+    Law(8, "unexpected-harvest", "Unexpected Harvest", "at the start of phase 2",
+        "Name a terrain: this round your own workers there bring cubes of any resource colours you pick (T-23).",
+        "law unexpected-harvest woods", ("T-18", "T-23")),
+    Law(9, "broken-fences", "Broken Fences", "at the start of phase 1 or on your own placement",
+        "The player you name (you too) places workers this round as if there were no fences (T-17).",
+        "law broken-fences blue", ("T-13", "T-17")),
+    Law(10, "repeal", "Repeal Law", "straight after another player plays a law card",
+        "The card just played is discarded without effect (T-15).",
+        "law repeal", ("T-13", "T-15")),
+    Law(11, "unsafe-fence", "Unsafe Fence", "at any moment Keywood asks",
+        "Any one fence is taken out of the game, free; its owner does not get it back.",
+        "law unsafe-fence M12+ M13", ("T-13",)),
+    Law(12, "house-moratorium", "House Moratorium", "before phase 3 or as it starts",
+        "For the rest of the round nobody but you may build a house, Upgrade Cottage included (T-21).",
+        "law house-moratorium", ("T-13", "T-21")),
+    Law(13, "design-change", "Design Change", "at any moment Keywood asks, even against a purchase",
+        "A face-up seat is swapped for an unused tile of its stage drawn blind; a buyer stopped by it keeps "
+        "the turn (T-16).",
+        "law design-change 2.3", ("T-13", "T-16")),
+    Law(14, "double-production", "Double Production", "at the start of phase 2",
+        "Your worker in the field you name brings two cubes instead of one; with Good Harvest, four (T-19).",
+        "law double-production M13", ("T-18", "T-19")),
+    Law(15, "bargain", "Bargain", "on your phase-3 turn",
+        "The trader takes one resource cube and gives two resource cubes of any colours the store holds (T-27).",
+        "law bargain black", ("T-18", "T-27")),
+    Law(16, "sale", "Sale", "on your phase-3 turn",
+        "This turn gold costs 2 cubes instead of 4, or stained glass 1 instead of 3 (T-27).",
+        "law sale gold", ("T-18", "T-27")),
+    Law(17, "downgrade-house", "Downgrade House", "on your phase-3 turn",
+        "Any player's house turns back into a cottage (T-18).",
+        "law downgrade-house blue3", ("T-18",)),
+    Law(18, "good-harvest", "Good Harvest", "at the start of phase 2",
+        "Name a terrain: this round every worker there, everyone's, brings two cubes instead of one (T-19).",
+        "law good-harvest farm", ("T-18", "T-19")),
+    Law(19, "poor-harvest", "Poor Harvest", "at the start of phase 2",
+        "Name a terrain: this round nobody gets anything from it, whatever else is played (T-19).",
+        "law poor-harvest farm", ("T-18", "T-19")),
+    Law(20, "start-order", "Start Order", "at the start of phase 1, 2, 3 or 5",
+        "The player you name becomes start player until the next phase 5 chooses again.",
+        "law start-order blue", ("T-13",)),
+)
+"""The twenty law cards in card order (rules: Appendix; keys and titles as engine/keythedral/data/laws.toml)."""
+
+LAW_BY_KEY: dict[str, Law] = {law.key: law for law in LAWS}
+
+MATERIAL = {"black": "stone", "brown": "timber", "blue": "water", "green": "food", "red": "wine",
+            "white": "ironwork", "purple": "stained glass", "yellow": "gold"}
+SUPPLY = {"black": 20, "brown": 20, "blue": 15, "green": 15, "red": 15, "white": 10, "purple": 10, "yellow": 10}
+TIE_VALUE = {"white": 2, "purple": 3, "yellow": 4}
+PLAYER_COLOURS = ("blue", "yellow", "grey", "green", "red")
+CRAFTSMAN = {"white": ("blacksmith", "smith", 2), "purple": ("glassmaker", "glass", 3),
+             "yellow": ("goldsmith", "gold", 4)}
+
+_TERRAIN_TEXT = {
+    "quarry": ("grey", 6, "two of them are number-1 fields beside the Keythedral"),
+    "woods": ("brown", 8, "two of them are number-1 fields beside the Keythedral"),
+    "lake": ("blue", 5, ""),
+    "farm": ("green", 5, ""),
+    "vineyard": ("red", 5, ""),
+}
+_PLURALS = {"quarry": "quarries", "woods": "woods", "lake": "lakes", "farm": "farms", "vineyard": "vineyards"}
+
+_CUBE_USE = {
+    "black": "Houses cost one, with a brown, and the early seats ask for stone.",
+    "brown": "Houses cost one, with a black; so does each fence; the first three stages ask for timber.",
+    "blue": "Seats of every stage ask for water.",
+    "green": "Seats of every stage ask for food.",
+    "red": "Two of them remove a fence, and later seats ask for wine.",
+    "white": "Later seats ask for ironwork.",
+    "purple": "The last stages ask for stained glass.",
+    "yellow": "The last stages ask for gold; Price Decrease never drops a gold cube.",
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One thing describe() answers: its name for autocomplete, its text, and the other names it goes by."""
+
+    name: str
+    text: str
+    aliases: tuple[str, ...] = ()
+
+
+# --- The descriptions ----------------------------------------------------------------------------------------
+
+
+def law_text(law: Law) -> str:
+    """A law card: when it may be played, what it does, how to type it, where the rule is."""
+    return (f"**{law.title}** (law card {law.number}): play it {law.when}. {law.effect}\n"
+            f"Type: `{law.example}`. Source: {law.source}. More: `{law.more}`.")
+
+
+def _terrain_text(terrain: str) -> str:
+    """A terrain: its tile colour, how many there are, the cube it gives."""
+    tile, count, note = _TERRAIN_TEXT[terrain]
+    cube = TERRAINS[terrain]
+    extra = f"; {note}" if note else ""
+    return (f"**{terrain.capitalize()}** ({tile} field tile, {count} in the game{extra}): each worker here brings "
+            f"one {cube} cube ({MATERIAL[cube]}) in phase 2, while the store has one.\n"
+            f"Source: rules: Contents; Phase two. More: `/rules harvest`.")
+
+
+def _cube_text(colour: str) -> str:
+    """A cube colour: resource or craft, how many, where it comes from, what it is for, what it is worth."""
+    if colour in RESOURCES:
+        terrain = next(t for t, c in TERRAINS.items() if c == colour)
+        origin = f"a resource cube harvested from {_PLURALS[terrain]}"
+        worth = "Counts 1 in bids and in the tie-break."
+        source = "rules: Contents; Phase two; The winner. More: `/rules harvest`"
+    else:
+        smith, verb, price = CRAFTSMAN[colour]
+        origin = f"a craft cube, sold by the {smith} for any {price} cubes (`{verb}`)"
+        worth = f"Counts 1 in bids, {TIE_VALUE[colour]} in the tie-break."
+        source = "rules: Contents; Phase three, action four; The winner. More: `/rules craftsmen`"
+    player = " Also a player colour." if colour in PLAYER_COLOURS else ""
+    return (f"**{colour.capitalize()} cube** ({MATERIAL[colour]}): {origin}; {SUPPLY[colour]} in the game. "
+            f"{_CUBE_USE[colour]} {worth}{player}\nSource: {source}.")
+
+
+def _craftsman_text(colour: str) -> str:
+    """A craftsman: what he sells, for how much, and how he restocks."""
+    smith, verb, price = CRAFTSMAN[colour]
+    place = {"white": "forge", "purple": "glassworks", "yellow": "workshop"}[colour]
+    sale = f" Sale makes it {price - 2}." if colour != "white" else ""
+    return (f"**{smith.capitalize()}** ({place}): sells one {colour} cube ({MATERIAL[colour]}) for any {price} "
+            f"cubes, resource or craft: `{verb}`.{sale} He starts with 10; once he has sold out, the used {colour} "
+            f"cubes in the store go back to him (T-11).\n"
+            f"Source: rules: Phase three, action four; ruling T-11, T-12. More: `/rules craftsmen`.")
+
+
+TRADER = ("**Trader**: takes any 2 cubes and gives 1 resource cube of your choice from the store: `trade`. "
+          "With Bargain, 1 cube for 2; with Craft Bargain, 1 resource cube for a used craft cube.\n"
+          "Source: rules: Phase three, action five; Appendix, law cards 7 and 15. More: `/rules trade`.")
+LAW_MASTER = ("**Law master** (chapter house): for any 1 cube he hands over the face-down card on a new-law space: "
+              "`procure 1`, the buyer picking the space (T-26). Whoever procures takes no more turns in phase 3 "
+              "that round.\n"
+              "Source: rules: Phase three, action six; ruling T-26. More: `/rules procure`.")
+FENCE = ("**Fence**: three per player for the whole game. For one brown cube it goes on the edge between a square "
+         "holding a cottage or house (anyone's) and one of its fields, keeping that square's workers out of that "
+         "field; two red cubes remove any fence for good. A cottage or house fenced off from all its fields is "
+         "moved by its owner at once (T-9, T-10).\n"
+         "Source: rules: Phase three, action three; ruling T-9, T-10. More: `/rules relocation`.")
+HOUSE = ("**House**: the back of a cottage tile, built for one black and one brown cube (`house 3`). When its "
+         "number comes up it sends two workers into two different free fields it touches (T-8); fenced off, it "
+         "moves and stays a house (T-10).\n"
+         "Source: rules: Phase three, action two; ruling T-8, T-10. More: `/rules two workers`.")
+COTTAGE = ("**Cottage**: five per player, numbered 1 to 5, laid in set-up on empty squares touching a field (T-5). "
+           "When its number is chosen in phase 1 it sends one worker into a free field it touches (T-8).\n"
+           "Source: rules: Set up; Phase one; ruling T-5, T-8. More: `/rules lay cottage`.")
+
+
+# --- Names ---------------------------------------------------------------------------------------------------
+
+
+def _key(name: str) -> str:
+    """A name folded for matching: lower case, apostrophes dropped, spaces, hyphens and underscores alike."""
+    folded = name.strip().lower().replace("'", "").replace("\u2019", "")
+    return re.sub(r"[\s_\-]+", " ", folded)
+
+
+@cache
+def _entries() -> tuple[Entry, ...]:
+    """Every component described, in the order names() lists them."""
+    found = [Entry(law.title, law_text(law), (law.key, f"law {law.key}", f"law {law.title}")) for law in LAWS]
+    found += [Entry(t, _terrain_text(t), (_PLURALS[t],) + (("wood",) if t == "woods" else ())) for t in TERRAINS]
+    for colour in CUBE_ORDER:
+        aliases: tuple[str, ...] = (colour, f"{colour} cubes", MATERIAL[colour])
+        if colour == "white":
+            aliases += ("iron",)
+        if colour == "purple":
+            aliases += ("glass",)
+        found.append(Entry(f"{colour} cube", _cube_text(colour), aliases))
+    places = {"white": ("smith", "forge"), "purple": ("glassworks",), "yellow": ("workshop",)}
+    found += [Entry(CRAFTSMAN[c][0], _craftsman_text(c), places[c]) for c in CRAFTS]
+    found += [Entry("trader", TRADER), Entry("law master", LAW_MASTER, ("chapter house",)),
+              Entry("fence", FENCE, ("fences",)), Entry("house", HOUSE, ("houses",)),
+              Entry("cottage", COTTAGE, ("cottages",))]
+    return tuple(found)
+
+
+@cache
+def _index() -> dict[str, str]:
+    """Folded name or alias -> description."""
+    index: dict[str, str] = {}
+    for entry in _entries():
+        for name in (entry.name, *entry.aliases):
+            index.setdefault(_key(name), entry.text)
+    return index
+
+
+def names() -> list[str]:
+    """Every component describe() answers, one spelling each, for /rules autocomplete."""
+    return [entry.name for entry in _entries()]
+
+
+def describe(name: str) -> str | None:
+    """A component described for chat (under DISCORD_SAFE characters), or None when the name is no component."""
+    return _index().get(_key(name))
+
+
+def law(name: str) -> Law | None:
+    """A law card by key, title or number ('sale', 'Repeal Law', '10'); None when there is none."""
+    folded = _key(name)
+    for card in LAWS:
+        if folded in (_key(card.key), _key(card.title), str(card.number)):
+            return card
+    return None
