@@ -651,7 +651,8 @@ class Table:
             deadline = moment + timedelta(minutes=int(options.get("decision_minutes", self.defaults[0])))
         else:
             deadline = moment + timedelta(hours=int(options.get("reminder_hours", self.defaults[1])))
-        payload = json.dumps({"must": decision.must, "default": decision.default, "phrase": decision.phrase})
+        payload = json.dumps({"must": decision.must, "default": decision.default, "phrase": decision.phrase,
+                              "public": decision.public_choices})
         if reuse is not None:
             reuse.seat, reuse.key, reuse.deadline, reuse.payload = decision.seat, decision.key, deadline, payload
             tx.save_prompt(reuse)
@@ -1224,12 +1225,13 @@ def grouped(texts: list[str], limit: int) -> list[str]:
 def _reusable(prompt: PromptRow, decision: Decision) -> bool:
     """Whether an ending prompt can be rewritten for a new decision: both turns with public choices and no default.
 
-    Nobody holds a button tied to such a prompt's id (turn buttons carry the table's version), so its row can
-    serve the next turn step, whoever's it is: one write instead of closing one row and inserting another.
+    Nobody holds a button tied to such a prompt's id (turn buttons carry the table's version; a private turn step,
+    sent by DM with buttons, is never reused), so its row can serve the next turn step, whoever's it is: one write
+    instead of closing one row and inserting another.
     """
     payload = json.loads(prompt.payload)
     return (prompt.kind == decision.kind == TURN and payload.get("must") and payload.get("default") is None
-            and decision.default is None and prompt.answer is None)
+            and payload.get("public", True) and decision.default is None and prompt.answer is None)
 
 
 def _error_text(exc: Exception) -> str:

@@ -32,7 +32,7 @@ def random_playout(
     for _ in range(MAX_STEPS):
         if game.is_over(state):
             return state, record
-        seat, legal, index = _pick(game, state, chooser)
+        seat, legal, index = pick(game, state, chooser)
         action = legal[index]
         if on_step:
             on_step(state, seat, action)
@@ -41,7 +41,7 @@ def random_playout(
     raise RuntimeError(f"game did not end within {MAX_STEPS} actions")
 
 
-def _pick(game: Game[Any, Any], state: Any, chooser: Rng) -> tuple[int, list[Any], int]:
+def pick(game: Game[Any, Any], state: Any, chooser: Rng) -> tuple[int, list[Any], int]:
     """Choose a seat among those to act and the index of one of its legal actions; RuntimeError on a dead end."""
     seats = game.to_act(state)
     if not seats:
@@ -53,10 +53,10 @@ def _pick(game: Game[Any, Any], state: Any, chooser: Rng) -> tuple[int, list[Any
     weights = game.playout_weights(state, seat, options)
     if weights is None:
         return seat, options, chooser.below(len(options))
-    return seat, options, _weighted(weights, chooser)
+    return seat, options, weighted(weights, chooser)
 
 
-def _weighted(weights: list[float], chooser: Rng) -> int:
+def weighted(weights: list[float], chooser: Rng) -> int:
     """An index drawn with probability proportional to its weight (the first if all weights are zero)."""
     total = sum(weights)
     if total <= 0:

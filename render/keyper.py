@@ -139,36 +139,7 @@ def render(public_view: View, *, highlight: str | None = None, size: str = "full
 
 def render_scoreboard(scoreboard: Scoreboard) -> bytes:
     """The scoreboard as PNG bytes: players best first, each with their score lines and total."""
-    width = 1000
-    row_heights = [72 + 30 * max(1, (len(p.lines) + 1) // 2) + 12 for p in scoreboard.players]
-    tie_lines = d.wrap("Tie-break: " + scoreboard.tie_break, 20, width - 2 * 28) if scoreboard.tie_break else []
-    height = 28 + 56 + sum(h + 14 for h in row_heights) + 30 * len(tie_lines) + 28
-    image, draw = d.canvas(width, height)
-    title = "Final score" if scoreboard.final else "Score so far"
-    d.text(draw, (28, 28), title, 38, bold=True)
-    y = 28 + 60
-    for rank, (player, row_h) in enumerate(zip(scoreboard.players, row_heights, strict=True), start=1):
-        fill = d.player_fill(player.seat)
-        draw.rounded_rectangle((28, y, width - 28, y + row_h), radius=12, fill=d.PANEL, outline=d.GRID, width=2)
-        draw.rounded_rectangle((28, y, width - 28, y + 56), radius=12, fill=fill, corners=(True, True, False, False))
-        ink = d.ink_on(fill)
-        d.text(draw, (48, y + 28), f"{rank}.", 30, ink, bold=True, anchor="lm")
-        d.text(draw, (100, y + 28), player.name, 30, ink, bold=True, anchor="lm")
-        points = f"{player.total} point{'' if player.total == 1 else 's'}"
-        d.text(draw, (width - 48, y + 28), points, 30, ink, bold=True, anchor="rm")
-        for i, score in enumerate(player.lines):
-            lx = 56 + (i % 2) * (width - 56 * 2) // 2
-            ly = y + 72 + 30 * (i // 2)
-            label = d.ellipsize(score.label, 20, (width - 56 * 2) // 2 - 80)
-            d.text(draw, (lx, ly), label, 20, d.INK)
-            d.text(draw, (lx + (width - 56 * 2) // 2 - 24, ly), str(score.points), 20, d.INK, bold=True, anchor="ra")
-        if not player.lines:
-            d.text(draw, (56, y + 72), "no points yet", 20, d.MUTED)
-        y += row_h + 14
-    for line in tie_lines:
-        d.text(draw, (28, y), line, 20, d.MUTED)
-        y += 30
-    return d.to_png(image)
+    return d.scoreboard_png(scoreboard, d.player_fill)
 
 
 Mark = tuple[int | None, str, int | None]  # (board number or None for a plot, space id, plot's seat or None)

@@ -6,15 +6,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from engine.datacheck import ComponentError as ComponentError  # the family's error, re-exported here
+
 DATA_DIR = Path(__file__).parent / "data"
-
-
-class ComponentError(ValueError):
-    """A data pack that breaks the schema or a known constraint; .problems lists every problem."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = problems
 
 
 @dataclass(frozen=True)

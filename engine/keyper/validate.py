@@ -7,12 +7,11 @@ and exits 1. This is the tool for typing in the real component data: edit, run, 
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
-from engine.keyper.components import DATA_DIR, ComponentError, Components
+from engine.datacheck import check_main
+from engine.keyper.components import DATA_DIR, Components
 from engine.keyper.loader import load_pack
 
 
@@ -29,20 +28,9 @@ def summary(c: Components) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the check; returns the exit status (0 sound, 1 problems)."""
-    parser = argparse.ArgumentParser(prog="python -m engine.keyper.validate", description="Check a data pack")
-    parser.add_argument("path", nargs="?", type=Path, default=DATA_DIR, help="pack folder (default: bundled)")
-    args = parser.parse_args(argv)
-    try:
-        components = load_pack(args.path)
-    except ComponentError as exc:
-        for problem in exc.problems:
-            print(problem)
-        count = len(exc.problems)
-        print(f"{count} problem{'s' if count != 1 else ''} in {args.path}", file=sys.stderr)
-        return 1
-    print(f"ok: {summary(components)}")
-    return 0
+    """Run the check and return the exit status (0 sound, 1 problems); raises SystemExit on bad arguments."""
+    return check_main(argv, prog="python -m engine.keyper.validate", description="Check a data pack", default=DATA_DIR,
+                      load=load_pack, summary=summary, ok="ok")
 
 
 if __name__ == "__main__":

@@ -45,6 +45,8 @@ def apply(state: KState, seat: int, action: Act) -> list[Event]:
     else:
         _bid(state, seat, action, ev)
     flow.advance(state, ev)
+    if state.pending and "opened" not in state.pending:
+        state.pending["opened"] = state.seq
     return ev
 
 
@@ -125,7 +127,7 @@ def _turn(state: KState, seat: int, action: Act, ev: list[Event]) -> None:
     elif verb in sup.CRAFTSMEN:
         price = craft_price(state, verb)
         _start_give(state, seat, price, {"for": verb})
-        ev.append(Event(f"{name} buys from the {_CRAFTSMAN[verb]} for {price} cubes.", seat))
+        ev.append(Event(f"{name} buys from the {_CRAFTSMAN[verb]} for {sup.cubes_word(price)}.", seat))
         if price == 0:
             _finish_give(state, ev)
     elif verb == "trade":
@@ -245,6 +247,9 @@ def _pending_step(state: KState, seat: int, action: Act, ev: list[Event]) -> Non
         pending["candidates"] = [s for s in pending["candidates"] if s is not None]
         sup.pay(state, seat, [colour], pending["to"])
         pending["given"].append(colour)
+        if pending["candidates"][0]:
+            left = len(pending["candidates"][0])
+            ev.append(Event(f"{_name(state, seat)} gives 1 {colour}; {sup.cubes_word(left)} still to give.", seat))
         if not pending["candidates"][0]:
             _finish_give(state, ev)
     elif kind == "take":
@@ -267,6 +272,9 @@ def _pending_step(state: KState, seat: int, action: Act, ev: list[Event]) -> Non
         _relocate(state, pending, action.args[1].upper(), ev)
     elif kind == "work-order":
         pending["chosen"].append(int(action.args[0]))
+        if len(pending["chosen"]) < 4:
+            ev.append(Event(f"{_name(state, seat)}'s work order so far: {', '.join(map(str, pending['chosen']))}.",
+                            seat))
         if len(pending["chosen"]) == 4:
             pending["chosen"] += [n for n in range(1, 6) if n not in pending["chosen"]]
         if len(pending["chosen"]) == 5:
@@ -360,7 +368,12 @@ def _answer_window(state: KState, seat: int, ev: list[Event]) -> None:
     top["answered"].append(seat)
     if len(top["answered"]) < len(top["seats"]):
         return
-    state.windows.pop()
+    _close_window(state, ev)
+
+
+def _close_window(state: KState, ev: list[Event]) -> None:
+    """The top window closes: a played law takes effect, or a declared purchase goes ahead."""
+    top = state.windows.pop()
     if top["kind"] == "repeal":
         _resolve(state, ev)
     elif top["kind"] == "purchase":
@@ -375,7 +388,7 @@ def _bid(state: KState, seat: int, action: Act, ev: list[Event]) -> None:
     if action.verb == "bid":
         bidding["high"] = [seat, int(action.args[0])]
         bidding["bids"].append([seat, int(action.args[0])])
-        ev.append(Event(f"{name} bids {action.args[0]} cubes.", seat))
+        ev.append(Event(f"{name} bids {sup.cubes_word(int(action.args[0]))}.", seat))
     elif action.verb == "match":
         bidding["matched"] = True
         bidding["bids"].append([seat, bidding["high"][1]])
@@ -392,8 +405,8 @@ def _bid(state: KState, seat: int, action: Act, ev: list[Event]) -> None:
         state.pending = {"kind": "start", "seat": b}
         return
     payer, payee = (b, high[0]) if bidding.get("matched") else (high[0], b)
-    ev.append(Event(f"{_name(state, payer)} wins the bidding and pays {high[1]} cubes to {_name(state, payee)}.",
-                    payer))
+    ev.append(Event(f"{_name(state, payer)} wins the bidding and pays {sup.cubes_word(high[1])} to "
+                    f"{_name(state, payee)}.", payer))
     _start_give(state, payer, high[1], {"for": "bid", "chooser": payer}, to=payee)
 
 
@@ -419,7 +432,7 @@ def play_law(state: KState, seat: int, key: str, args: tuple[str, ...], ev: list
         state.windows.pop()
         state.discards += [target["card"], number]
         ev.append(Event(f"{laws.TITLES[target['card']]} is repealed and has no effect (ruling T-15).", seat))
-        _after_law(state, target)
+        _after_law(state, ev)
         return
     state.played.append({"seat": seat, "card": number, "args": list(args)})
     others = flow.holders(state, but=seat)
@@ -439,11 +452,12 @@ def _resolve(state: KState, ev: list[Event]) -> None:
     text = EFFECTS[laws.KEYS[number]](state, seat, args, ev)
     if text:
         state.effects.append(text)
-    _after_law(state, entry)
+    _after_law(state, ev)
 
 
-def _after_law(state: KState, entry: Json) -> None:
-    """The window under the law's moment asks everyone again (a purchase blocked by Design Change closes)."""
+def _after_law(state: KState, ev: list[Event]) -> None:
+    """The window under the law's moment asks its holders again, or closes when none is left (a purchase blocked
+    by Design Change closes at once)."""
     if not state.windows:
         return
     top = state.windows[-1]
@@ -451,6 +465,8 @@ def _after_law(state: KState, entry: Json) -> None:
         state.windows.pop()
         return
     flow.reopen(state)
+    if not top["seats"]:
+        _close_window(state, ev)
 
 
 def open_take(state: KState, seat: int, k: int, purpose: str, ev: list[Event]) -> None:

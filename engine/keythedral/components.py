@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.datacheck import ComponentError as ComponentError  # the family's error, re-exported here
+
 DATA_DIR = Path(__file__).parent / "data"
 FILES: tuple[str, ...] = ("fields", "buildings", "laws", "game")
 
@@ -75,14 +77,6 @@ LAWS: tuple[tuple[int, str, str], ...] = (  # rulebook appendix: reference numbe
     (20, "start-order", "Start Order"),
 )
 BUILDING_ID = re.compile(r"^b(\d+)-(\d+)$")
-
-
-class ComponentError(ValueError):
-    """A data folder that breaks the schema or a known constraint; .problems lists every problem."""
-
-    def __init__(self, problems: list[str]) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = problems
 
 
 @dataclass(frozen=True)

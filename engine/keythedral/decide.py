@@ -1,14 +1,16 @@
 """Keythedral's open decisions (engine.core.Decision) and what each is about.
 
 Keys: a law window keeps the key it was opened with (`phase:3:41`, `purchase:3:57`, `repeal:3:58`) until it closes,
-and gets a new one when everyone is asked again after a law took effect; every other decision is one seat's next
-step and is keyed by the step and the number of actions applied so far (`turn:88`), so no key is reused.
+and gets a new one when everyone is asked again after a law took effect; an action under way (paying cube by cube,
+choosing cubes, a work order) keeps the key it opened with (`give:90`); every other decision is one seat's next step
+and is keyed by the step and the number of actions applied so far (`turn:88`), so no key is reused.
 """
 
 from __future__ import annotations
 
 from engine.core import REACTION, SIMULTANEOUS, TURN, Decision
 from engine.keythedral import laws
+from engine.keythedral.flow import field_terrain
 from engine.keythedral.legal import to_act
 from engine.keythedral.state import KState
 
@@ -21,7 +23,7 @@ _PENDING = {
     "laws": "choose a law card to play, or go back",
 }
 _STEPS = {
-    "field": "lay the drawn field tile",
+    "field": "lay the drawn field tile",  # with its terrain, see phrase()
     "cottage": "lay a cottage",
     "order": "choose the next work-order number",
     "worker": "place a worker",
@@ -48,6 +50,8 @@ def phrase(state: KState) -> str:
         return f"play a law card at the start of phase {top['phase']}, or continue"
     if state.phase == "bidding" and state.bidding and state.bidding["idx"] >= len(state.bidding["order"]):
         return "match the highest bid or pass"
+    if state.phase == "setup" and state.step == "field" and state.drawn:
+        return f"lay the drawn {field_terrain(state.drawn)} field tile"
     return _STEPS.get(state.step, "decide")
 
 
@@ -64,8 +68,15 @@ def decisions(state: KState) -> list[Decision]:
         ahead = later_bidders(state)
         return [Decision(s, TURN, key, what, True, None, True) for s in seats] + [
             Decision(s, TURN, key, "bid or pass for the start player", False, None, True) for s in ahead]
-    key = f"{state.pending['kind'] if state.pending else state.step}:{state.seq}"
-    return [Decision(s, TURN, key, what, True, None, public_choices(state, s)) for s in seats]
+    return [Decision(s, TURN, _key(state), what, True, None, public_choices(state, s)) for s in seats]
+
+
+def _key(state: KState) -> str:
+    """One key per decision: a multi-step action keeps the key it opened with, so its holder is asked once (no law
+    window can interrupt it); every other step is keyed by the number of actions applied so far."""
+    if state.pending:
+        return f"{state.pending['kind']}:{state.pending.get('opened', state.seq)}"
+    return f"{state.step}:{state.seq}"
 
 
 def later_bidders(state: KState) -> list[int]:

@@ -93,9 +93,10 @@ def open_window(state: KState, kind: str, seats: list[int], **extra: Any) -> Non
 
 
 def reopen(state: KState) -> None:
-    """After a law took effect, everyone in the window below is asked again, under a new key."""
+    """After a law took effect, every holder the window below asks is asked again, under a new key (T-40)."""
     if state.windows:
         top = state.windows[-1]
+        top["seats"] = holders(state, but=top.get("buyer"))
         top["answered"] = []
         top["key"] = f"{top['kind']}:{state.round}:{state.seq}:again"
 
@@ -377,7 +378,7 @@ def _begin_bidding(state: KState, ev: list[Event]) -> None:
     state.step = "bid"
     ev.append(Event(f"Phase 5: {state.names[a]} hands the start-player marker to {state.names[b]}. Bids for the "
                     f"choice of the next start player begin with {state.names[order[0]]}; "
-                    f"{state.names[b]} bids last and wins by matching."))
+                    f"{state.names[b]} bids last and wins by matching. Anyone may pass ahead of their turn (`pass`)."))
 
 
 def bidder(state: KState) -> int:

@@ -86,7 +86,7 @@ class KeythedralGame:
         except IllegalAction as exc:
             return Verdict(False, exc.reason, exc.rule)
         rule = explain.RULES.get(action.verb, "ruling T-13")
-        if self.is_undo_barrier(state, after):
+        if _draws_or_reveals(state, after):
             return Verdict(True, f"'{action}' is legal.", rule, ("Then something hidden is drawn or revealed.",))
         return Verdict(True, f"'{action}' is legal.", rule, tuple(e.text for e in events if e.visible_to(seat)))
 
@@ -195,6 +195,12 @@ class KeythedralGame:
             new.unused[stage] = tiles
         new.rng = Rng(rng.next64()).state
         return new
+
+
+def _draws_or_reveals(before: KState, after: KState) -> bool:
+    """What check may not simulate: a draw or a reveal other than the seat's own law card being played."""
+    return (before.rng != after.rng or before.drawn != after.drawn or before.law_spaces != after.law_spaces
+            or [s["up"] for s in before.mat] != [s["up"] for s in after.mat])
 
 
 def _tie_break(ranked: tuple[PlayerScore, ...], value: dict[int, int]) -> str:

@@ -172,17 +172,7 @@ def price_slot_sets(cost: list[str], substitution: bool) -> list[sup.Slots]:
 
 def final_costs(state: KState, space: Json) -> list[list[str]]:
     """Every cost a buyer may end up paying: each price increase adds a colour shown, a decrease drops one."""
-    cost = list(flow.tile_cost(space["tile"]))
-    shown = sorted(set(cost), key=sup.CUBES.index)
-    drops: list[str | None] = [c for c in shown if c != "yellow"] if space["dec"] else [None]
-    found = []
-    for extra in itertools.product(shown, repeat=space["inc"]):
-        for drop in drops:
-            final = cost + list(extra)
-            if drop:
-                final.remove(drop)
-            found.append(final)
-    return found
+    return _remaining(list(flow.tile_cost(space["tile"])), space)
 
 
 def can_buy(state: KState, seat: int, space: Json) -> bool:

@@ -114,6 +114,11 @@ def take_craft(state: KState, seat: int, colour: str) -> bool:
     return refilled
 
 
+def cubes_word(k: int) -> str:
+    """'1 cube', '3 cubes'."""
+    return f"{k} cube" if k == 1 else f"{k} cubes"
+
+
 def words(colours: Iterable[str]) -> str:
     """'2 black, 1 brown' for a list of cube colours."""
     counted = Counter(colours)

@@ -7,13 +7,12 @@ engine/keythedral/data/ with the real tiles typed in); without it the packaged d
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 
-from engine.keythedral.components import DATA_DIR, ComponentError, Components, load
+from engine.datacheck import check_main
+from engine.keythedral.components import DATA_DIR, Components, load
 
 
 def summary(c: Components) -> str:
@@ -32,21 +31,9 @@ def summary(c: Components) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the check and return the exit status (0 sound, 1 problems); raises SystemExit on bad arguments."""
-    parser = argparse.ArgumentParser(prog="python -m engine.keythedral.validate",
-                                     description="Check a Keythedral data folder")
-    parser.add_argument("path", nargs="?", type=Path, default=DATA_DIR,
-                        help="folder with the four TOML files (default: the packaged data)")
-    args = parser.parse_args(argv)
-    try:
-        components = load(args.path)
-    except ComponentError as exc:
-        for problem in exc.problems:
-            print(problem)
-        count = len(exc.problems)
-        print(f"{count} problem{'s' if count != 1 else ''} in {args.path}", file=sys.stderr)
-        return 1
-    print(f"OK: {summary(components)}")
-    return 0
+    return check_main(argv, prog="python -m engine.keythedral.validate",
+                      description="Check a Keythedral data folder", default=DATA_DIR, load=load, summary=summary,
+                      ok="OK")
 
 
 if __name__ == "__main__":

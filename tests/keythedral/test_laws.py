@@ -674,8 +674,8 @@ def test_broken_fences_last_one_round() -> None:
 
 
 def test_repeal_cancels_the_card_just_played_and_closes_the_window() -> None:
-    """rules: Appendix, card 10; ruling T-15: the card just played is discarded without effect; the repeal window
-    closes and the phase window asks again."""
+    """rules: Appendix, card 10; ruling T-15, T-40: the card just played is discarded without effect; the repeal
+    window closes, and the phase window, with no holder left to ask, closes too."""
     state = table()
     hold(state, 0, "start-order")
     hold(state, 1, "repeal")
@@ -683,10 +683,9 @@ def test_repeal_cancels_the_card_just_played_and_closes_the_window() -> None:
     play(state, 0, "law start-order grey")
     play(state, 1, "law repeal")
     assert state.start == 0
-    assert window(state) == "phase"
+    assert window(state) is None
     assert GAME.view(state, None)["laws_played"] == ["Start Order", "Repeal Law"]
     assert state.hands[0] == [] and state.hands[1] == []
-    all_continue(state)
     assert GAME.to_act(state) == [0] and state.step == "order"
 
 
