@@ -113,7 +113,7 @@ def _design_change(state: KState, seat: int, args: list[str], ev: list[Event]) -
     state.rng = rng.state
     pool.append(space["tile"])
     space["tile"], space["inc"], space["dec"] = new, 0, 0
-    ev.append(Event(f"The tile on {space['space']} is replaced: it now costs {sup.words(flow.tile_cost(new))}.",
+    ev.append(Event(f"The tile on {space['space']} is replaced: it now costs {flow.cost_words(new)}.",
                     seat))
     below = [w for w in state.windows if w["kind"] == "purchase" and w["space"] == space["space"]]
     for window in below:

@@ -156,8 +156,7 @@ def after_setup_cottage(state: KState, ev: list[Event]) -> None:
         if space["stage"] == 1:
             space["up"] = True
     ev.append(Event("Set-up is complete. The four stage-1 building tiles are turned face up: "
-                    + "; ".join(f"{s['space']} costs {sup.words(tile_cost(s['tile']))}" for s in stage_spaces(state, 1))
-                    + "."))
+                    + costs_text(stage_spaces(state, 1))))
     begin_round(state, ev)
 
 
@@ -167,6 +166,7 @@ def field_terrain(tile_id: str) -> str:
 
 
 _COSTS = {b.id: b.cost for b in COMPONENTS.buildings}
+_RECONSTRUCTED = {b.id: b.provenance == "reconstructed" for b in COMPONENTS.buildings}
 
 
 def tile_cost(tile_id: str) -> tuple[str, ...]:
@@ -395,7 +395,20 @@ def reveal_stage(state: KState, stage: int, ev: list[Event]) -> None:
     for s in spaces:
         s["up"] = True
     ev.append(Event(f"Stage {stage - 1} is complete. The stage-{stage} tiles are turned face up: "
-                    + "; ".join(f"{s['space']} costs {sup.words(tile_cost(s['tile']))}" for s in spaces) + "."))
+                    + costs_text(spaces)))
+
+
+def costs_text(spaces: list[dict[str, Any]]) -> str:
+    """'1.1 costs 1 black, 1 brown†; ...' with a note when a cost is Keywood's reconstruction (docs/components.md)."""
+    text = "; ".join(f"{s['space']} costs {cost_words(s['tile'])}" for s in spaces) + "."
+    if any(_RECONSTRUCTED[s["tile"]] for s in spaces):
+        text += " († reconstructed: the printed cost is not public; see `rules components`.)"
+    return text
+
+
+def cost_words(tile_id: str) -> str:
+    """A tile's cost in words, marked † when reconstructed."""
+    return sup.words(tile_cost(tile_id)) + ("†" if _RECONSTRUCTED[tile_id] else "")
 
 
 def current_stage(state: KState) -> int:
