@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from bot import games, migrate
 from engine.core import Rng
+from engine.playout import pick
 
 if TYPE_CHECKING:
     from bot.store import Store
@@ -20,7 +21,8 @@ DEFAULT_DB = "keywood.db"
 
 
 def demo(players: int, seed: int, out: TextIO = sys.stdout, game: str | None = None) -> int:
-    """Play a seeded random game, printing every action and event; returns the exit code."""
+    """Play a seeded random game as play-outs do (engine.playout.pick), printing every action and event; returns
+    the exit code."""
     entry = games.get(game) if game else games.default()
     GAME = entry.engine  # noqa: N806 - read as the game being shown
     names = ["Ana", "Ben", "Cleo", "Dev", "Eve", "Finn"][:players]
@@ -28,10 +30,8 @@ def demo(players: int, seed: int, out: TextIO = sys.stdout, game: str | None = N
     chooser = Rng.from_seed(seed)
     print(f"{entry.title} demo: {', '.join(names)}; seed {seed}. {GAME.waiting_for(state)}.", file=out)
     while not GAME.is_over(state):
-        seats = GAME.to_act(state)
-        seat = seats[chooser.below(len(seats))]
-        options = GAME.legal_actions(state, seat)
-        action = options[chooser.below(len(options))]
+        seat, options, index = pick(GAME, state, chooser)
+        action = options[index]
         state, events = GAME.apply(state, seat, action)
         print(f"> {names[seat]}: {action}", file=out)
         for event in events:

@@ -87,7 +87,11 @@ def _workers(state: KState, seat: int, action: Act, ev: list[Event]) -> None:
         state.left -= 1
         ev.append(Event(f"{_name(state, seat)} sends a worker from {_home(state, seat, number)} to the "
                         f"{state.fields[field][0]} at {field}.", seat))
-    if state.left <= 0 or not board.free_fields(state, seat, number):
+    if state.left > 0 and not board.free_fields(state, seat, number):
+        ev.append(Event(f"{_name(state, seat)}'s second worker from house {number} is idle: no other free field is "
+                        "open to it.", seat))
+        state.left = 0
+    if state.left <= 0:
         flow.finish_source(state)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.keythedral import board, flow, laws
 from engine.keythedral import supply as sup
 from engine.keythedral.actions import Act
+from engine.keythedral.legal import legal
 from engine.keythedral.lookup import LAW_BY_KEY
 from engine.keythedral.state import KState
 
@@ -46,6 +47,10 @@ def explain(state: KState, seat: int, action: Act) -> tuple[str, str]:
     rule = RULES.get(verb, "ruling T-13")
     if verb == "law":
         return _explain_law(state, seat, action)
+    now = {a.verb for a in legal(state, seat)} | _step_verbs(state)
+    if verb not in now:
+        step = sorted(now)[0] if now else "continue"
+        return f"Now is the time to {phase_words(state)}; '{action}' does not fit here.", RULES.get(step, rule)
     if state.pending and verb not in ("give", "take", "add", "drop", "relocate", "order", "start"):
         return f"First finish what is under way: {phase_words(state)}.", rule
     if verb in ("buy",) and action.args:
@@ -75,11 +80,27 @@ def explain(state: KState, seat: int, action: Act) -> tuple[str, str]:
     if verb == "worker":
         return ("A worker goes into a field touching the cottage or house whose number is being played, with no "
                 "fence between and no worker in it yet."), rule
+    if verb == "order":
+        chosen = ", ".join(str(m[0]) for m in state.markers) or "none yet"
+        return f"Choose a number from 1 to 5 not chosen yet this round (chosen: {chosen}).", rule
     if verb == "bid":
         return "A bid must beat the highest bid so far and you cannot bid more cubes than you hold.", rule
     if verb == "match":
         return "Only the player holding the start-player marker matches, last, and needs that many cubes.", rule
     return f"'{action}' is not possible now: {phase_words(state)}.", rule
+
+
+_TURN_VERBS = frozenset({"buy", "house", "fence", "unfence", "smith", "glass", "gold", "trade", "procure", "pass"})
+_SETUP_VERBS = frozenset({"field", "cottage"})
+_BID_VERBS = frozenset({"bid", "match", "pass"})
+
+
+def _step_verbs(state: KState) -> frozenset[str]:
+    """The verbs the current step is about, possible now or not (a phase-3 turn is about buying, even when the
+    seat cannot pay)."""
+    if state.pending or state.windows:
+        return frozenset()
+    return {"actions": _TURN_VERBS, "setup": _SETUP_VERBS, "bidding": _BID_VERBS}.get(state.phase, frozenset())
 
 
 def _explain_buy(state: KState, seat: int, space: str) -> str:
