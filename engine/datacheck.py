@@ -34,3 +34,57 @@ def check_main(argv: Sequence[str] | None, *, prog: str, description: str, defau
         return 1
     print(f"{ok}: {summary(components)}")
     return 0
+
+
+class TomlEntry:
+    """Typed access to one TOML table of a data file; every problem is noted under the entry's name, none raised.
+
+    Each game's loader subclasses it for its own kinds of values (counts, provenance rules)."""
+
+    def __init__(self, where: str, table: object, problems: list[str]) -> None:
+        self.where = where
+        self.problems = problems
+        self.start = len(problems)
+        self.table: dict[str, Any] = table if isinstance(table, dict) else {}
+        if not isinstance(table, dict):
+            self.note(f"must be a table, not {table!r}")
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing was wrong with this entry so far."""
+        return len(self.problems) == self.start
+
+    def note(self, message: str) -> None:
+        """Record a problem with this entry."""
+        self.problems.append(f"{self.where}: {message}")
+
+    def only(self, *keys: str) -> None:
+        """Report keys the schema does not know (usually typos)."""
+        for key in self.table:
+            if key not in keys:
+                self.note(f"unknown key {key!r} (expected one of {', '.join(keys)})")
+
+    def get(self, key: str, check: Callable[[object], bool], what: str, default: Any, optional: bool = False) -> Any:
+        """The value under key, or default after noting it missing (unless optional) or of the wrong type."""
+        if key not in self.table:
+            if not optional:
+                self.note(f"missing {key!r}")
+            return default
+        value = self.table[key]
+        if not check(value):
+            self.note(f"{key!r} must be {what}, not {value!r}")
+            return default
+        return value
+
+    def text(self, key: str) -> str:
+        """A required string ("" when missing or wrong)."""
+        return str(self.get(key, lambda v: isinstance(v, str), "a string", ""))
+
+    def integer(self, key: str) -> int:
+        """A required integer, booleans refused (0 when missing or wrong)."""
+        return int(self.get(key, is_int, "an integer", 0))
+
+
+def is_int(value: object) -> bool:
+    """True for an integer that is not a boolean."""
+    return isinstance(value, int) and not isinstance(value, bool)

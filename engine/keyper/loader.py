@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from engine.datacheck import TomlEntry, is_int
 from engine.keyper import vocab
 from engine.keyper.components import (
     Boat,
@@ -109,75 +110,31 @@ DISPLAYS_PER_SEASON = 4
 # --- Reading typed values from TOML tables -----------------------------------------------------------
 
 
-class _Entry:
-    """Typed access to one TOML table; every problem is noted under the entry's name, none raised."""
-
-    def __init__(self, where: str, table: object, problems: list[str]) -> None:
-        self.where = where
-        self.problems = problems
-        self.start = len(problems)
-        self.table: Table = table if isinstance(table, dict) else {}
-        if not isinstance(table, dict):
-            self.note("must be a table")
-
-    @property
-    def ok(self) -> bool:
-        """True when nothing was wrong with this entry so far."""
-        return len(self.problems) == self.start
-
-    def note(self, message: str) -> None:
-        """Record a problem with this entry."""
-        self.problems.append(f"{self.where}: {message}")
-
-    def only(self, *keys: str) -> None:
-        """Report keys that the schema does not know (usually typos)."""
-        for key in self.table:
-            if key not in keys:
-                self.note(f"unknown key {key!r} (expected one of {', '.join(keys)})")
-
-    def _get(
-        self, key: str, check: Callable[[object], bool], what: str, default: object, optional: bool
-    ) -> Any:
-        if key not in self.table:
-            if not optional:
-                self.note(f"missing {key!r}")
-            return default
-        value = self.table[key]
-        if not check(value):
-            self.note(f"{key!r} must be {what}, not {value!r}")
-            return default
-        return value
-
-    def text(self, key: str) -> str:
-        """A required string."""
-        return str(self._get(key, lambda v: isinstance(v, str), "a string", "", False))
+class _Entry(TomlEntry):
+    """Typed access to one TOML table of Keyper's data (engine.datacheck.TomlEntry)."""
 
     def opt_text(self, key: str) -> str | None:
         """An optional string; None when absent."""
-        value = self._get(key, lambda v: isinstance(v, str), "a string", None, True)
+        value = self.get(key, lambda v: isinstance(v, str), "a string", None, True)
         return None if value is None else str(value)
-
-    def integer(self, key: str) -> int:
-        """A required integer (booleans refused)."""
-        return int(self._get(key, _is_int, "an integer", 0, False))
 
     def flag(self, key: str) -> bool:
         """A required true/false value."""
-        return bool(self._get(key, lambda v: isinstance(v, bool), "true or false", False, False))
+        return bool(self.get(key, lambda v: isinstance(v, bool), "true or false", False, False))
 
     def texts(self, key: str, optional: bool = False) -> tuple[str, ...]:
         """A list of strings."""
-        value = self._get(key, _is_text_list, "a list of strings", [], optional)
+        value = self.get(key, _is_text_list, "a list of strings", [], optional)
         return tuple(str(v) for v in value)
 
     def counts(self, key: str, optional: bool = False) -> dict[str, int]:
         """A table of name -> integer."""
-        value = self._get(key, _is_count_table, "a table of name = integer", {}, optional)
+        value = self.get(key, _is_count_table, "a table of name = integer", {}, optional)
         return {str(k): int(v) for k, v in value.items()}
 
     def tables(self, key: str) -> list[object]:
         """A required list of tables (entries are checked by whoever reads them)."""
-        return list(self._get(key, lambda v: isinstance(v, list), "a list of tables", [], False))
+        return list(self.get(key, lambda v: isinstance(v, list), "a list of tables", [], False))
 
     def provenance(self) -> str:
         """The entry's provenance, which must say where its values come from."""
@@ -187,16 +144,12 @@ class _Entry:
         return text
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _is_text_list(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 def _is_count_table(value: object) -> bool:
-    return isinstance(value, dict) and all(_is_int(v) for v in value.values())
+    return isinstance(value, dict) and all(is_int(v) for v in value.values())
 
 
 def _entries(doc: Table, file: str, problems: list[str]) -> Iterable[tuple[str, _Entry]]:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.datacheck import ComponentError as ComponentError  # the family's error, re-exported here
+from engine.datacheck import TomlEntry, is_int
 
 DATA_DIR = Path(__file__).parent / "data"
 FILES: tuple[str, ...] = ("fields", "buildings", "laws", "game")
@@ -127,48 +128,12 @@ class Components:
 # --- Reading typed values from TOML tables -----------------------------------------------------------
 
 
-class _Entry:
-    """Typed access to one TOML table; every problem is noted under the entry's name, none raised."""
-
-    def __init__(self, where: str, table: object, problems: list[str]) -> None:
-        self.where = where
-        self.problems = problems
-        self.table: dict[str, Any] = table if isinstance(table, dict) else {}
-        if not isinstance(table, dict):
-            self.note(f"must be a table, not {table!r}")
-
-    def note(self, message: str) -> None:
-        """Record a problem with this entry."""
-        self.problems.append(f"{self.where}: {message}")
-
-    def only(self, *keys: str) -> None:
-        """Report keys the schema does not know (usually typos)."""
-        for key in self.table:
-            if key not in keys:
-                self.note(f"unknown key {key!r} (expected one of {', '.join(keys)})")
-
-    def _get(self, key: str, check: Callable[[object], bool], what: str, default: Any) -> Any:
-        """Return the value under key, or default after noting it missing or of the wrong type."""
-        if key not in self.table:
-            self.note(f"missing {key!r}")
-            return default
-        value = self.table[key]
-        if not check(value):
-            self.note(f"{key!r} must be {what}, not {value!r}")
-            return default
-        return value
-
-    def text(self, key: str) -> str:
-        """Return a required string ("" when missing or wrong)."""
-        return str(self._get(key, lambda v: isinstance(v, str), "a string", ""))
-
-    def integer(self, key: str) -> int:
-        """Return a required integer, booleans refused (0 when missing or wrong)."""
-        return int(self._get(key, _is_int, "an integer", 0))
+class _Entry(TomlEntry):
+    """Typed access to one TOML table of Keythedral's data (engine.datacheck.TomlEntry)."""
 
     def counts(self, key: str) -> dict[str, int]:
         """Return a required table of name = positive integer ({} when missing or wrong)."""
-        value = self._get(key, _is_count_table, "a table of name = whole number of at least 1", {})
+        value = self.get(key, _is_count_table, "a table of name = whole number of at least 1", {})
         return {str(k): int(v) for k, v in value.items()}
 
     def provenance(self) -> str:
@@ -185,14 +150,9 @@ class _Entry:
         return text
 
 
-def _is_int(value: object) -> bool:
-    """True for an integer that is not a boolean."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _is_count_table(value: object) -> bool:
     """True for a table whose values are integers of at least 1."""
-    return isinstance(value, dict) and all(_is_int(v) and v >= 1 for v in value.values())
+    return isinstance(value, dict) and all(is_int(v) and v >= 1 for v in value.values())
 
 
 def _cube_rank(colour: str) -> int:

@@ -8,13 +8,11 @@ and look at the new PNGs before committing them.
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
 
 from engine.core import PlayerScore, Scoreboard, ScoreLine
 from engine.keyper import GAME
@@ -23,12 +21,11 @@ from engine.keyper.state import HeldFair, Keyple, Offer, Plot, State, clone
 from engine.playout import random_playout
 from render import draw as d
 from render.keyper import CHIP_COLS, CHIP_GAP, CHIP_H, _chip_cost, _reconstructed_note, render, render_scoreboard
+from tests.render.golden_images import GOLDEN, compare_golden, png
 
-GOLDEN = Path(__file__).parent / "golden"
 MiB = 1 << 20
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
 STAGE_SEED = 3
-GOLDEN_TOLERANCE = 0.5  # mean absolute difference per channel, 0..255
 
 
 def stage_states(seed: int = STAGE_SEED) -> dict[str, State]:
@@ -50,14 +47,6 @@ def stage_states(seed: int = STAGE_SEED) -> dict[str, State]:
 def stages() -> dict[str, State]:
     """The stage states, played once for the module."""
     return stage_states()
-
-
-def png(data: bytes) -> Image.Image:
-    """Open PNG bytes, checking they are a PNG."""
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    image.load()
-    return image
 
 
 # --- Every stage -------------------------------------------------------------------------------------------
@@ -332,19 +321,6 @@ def scoreboard_from(data: dict[str, Any]) -> Scoreboard:
 
 
 GOLDEN_TABLES = {"autumn_4p_offer": autumn_table, "setup_2p": setup_table}
-
-
-def compare_golden(name: str, data: bytes, tmp_path: Path) -> None:
-    """Assert an image matches its golden PNG within the tolerance; keep the actual image for a look on failure."""
-    expected = Image.open(GOLDEN / f"{name}.png").convert("RGB")
-    actual = png(data).convert("RGB")
-    if actual.size != expected.size:
-        (tmp_path / f"{name}.png").write_bytes(data)
-        pytest.fail(f"{name}: size {actual.size} != golden {expected.size}; actual image in {tmp_path}")
-    diff = sum(ImageStat.Stat(ImageChops.difference(actual, expected)).mean) / 3
-    if diff >= GOLDEN_TOLERANCE:
-        (tmp_path / f"{name}.png").write_bytes(data)
-    assert diff < GOLDEN_TOLERANCE, f"{name}: mean pixel difference {diff:.3f}; actual image in {tmp_path}"
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_TABLES))

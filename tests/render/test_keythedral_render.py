@@ -11,14 +11,12 @@ and look at the new PNGs before committing them.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
 
 from engine.core import PlayerScore, Scoreboard, ScoreLine
 from render import draw as d
@@ -35,11 +33,11 @@ from render.keythedral import (
     render_scoreboard,
     squares_labelled,
 )
+from tests.render import golden_images
+from tests.render.golden_images import GOLDEN, png
 from tests.render.keythedral_views import SCENARIOS, sample_view
 
-GOLDEN = Path(__file__).parent / "golden"
 MiB = 1 << 20
-GOLDEN_TOLERANCE = 0.5  # mean absolute difference per channel, 0..255, at half size
 
 # Every key kt-spec.md lists for the public view, by where it sits ("players[]" is an entry of "players").
 SPEC_KEYS: dict[str, set[str]] = {
@@ -63,14 +61,6 @@ SPEC_KEYS: dict[str, set[str]] = {
     "players[].tiles[]": {"space", "stage"},
     "bids[]": {"seat", "bid"},
 }
-
-
-def png(data: bytes) -> Image.Image:
-    """Open PNG bytes, checking they are a PNG."""
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    image.load()
-    return image
 
 
 @pytest.fixture(params=SCENARIOS)
@@ -386,17 +376,8 @@ def scoreboard_from(data: dict[str, Any]) -> Scoreboard:
 
 
 def compare_golden(name: str, data: bytes, tmp_path: Path) -> None:
-    """Assert an image (at half size) matches its golden PNG; keep the actual image for a look on failure."""
-    small = half(data)
-    expected = Image.open(GOLDEN / f"{name}.png").convert("RGB")
-    actual = png(small).convert("RGB")
-    if actual.size != expected.size:
-        (tmp_path / f"{name}.png").write_bytes(data)
-        pytest.fail(f"{name}: size {actual.size} != golden {expected.size}; actual image in {tmp_path}")
-    diff = sum(ImageStat.Stat(ImageChops.difference(actual, expected)).mean) / 3
-    if diff >= GOLDEN_TOLERANCE:
-        (tmp_path / f"{name}.png").write_bytes(data)
-    assert diff < GOLDEN_TOLERANCE, f"{name}: mean pixel difference {diff:.3f}; actual image in {tmp_path}"
+    """Assert an image (at half size, as the goldens keep it) matches its golden PNG."""
+    golden_images.compare_golden(name, data, tmp_path, stored=half(data))
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_TABLES))
