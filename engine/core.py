@@ -86,7 +86,10 @@ class Decision:
     ("join or decline"). must: play waits for this seat now; otherwise the seat may answer ahead (see
     pending_answers) and its answer is kept until its turn to answer comes. default is the notation applied for the
     seat when its deadline passes (None: the deadline only reminds). public_choices says whether the texts of its
-    choices reveal nothing hidden (only then may they be shown to everyone, e.g. as channel buttons).
+    choices reveal nothing hidden (only then may they be shown to everyone, e.g. as channel buttons). secret says
+    whether the choice made stays hidden until it is revealed (a display, a winter tile); by default a decision
+    with private choices is secret, but a choice may be private to offer and public once made (a Keyflower turn:
+    the options show what is behind the screen, the bid made is on the table).
     """
 
     seat: int
@@ -96,10 +99,16 @@ class Decision:
     must: bool = True
     default: str | None = None
     public_choices: bool = False
+    secret: bool | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in DECISION_KINDS:
             raise ValueError(f"unknown decision kind '{self.kind}'")
+
+    @property
+    def is_secret(self) -> bool:
+        """Whether the choice made stays hidden until revealed (default: when its choices are private)."""
+        return not self.public_choices if self.secret is None else self.secret
 
 
 @dataclass(frozen=True)

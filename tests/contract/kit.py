@@ -56,7 +56,7 @@ def setups(entry: GameEntry, count: int, first_seed: int = 101) -> list[Setup]:
 
 def secret_open(game: Game[Any, Any], state: Any) -> bool:
     """Whether some open decision's choices are secret (a hidden choice is being made)."""
-    return any(not d.public_choices for d in game.decisions(state))
+    return any(d.is_secret for d in game.decisions(state))
 
 
 def copy_state(game: Game[Any, Any], state: Any) -> Any:

@@ -128,13 +128,13 @@ def test_public_events_of_the_same_action_ignore_hidden_information(entry: GameE
 
 @each_game()
 def test_secret_choices_look_the_same_to_everyone(entry: GameEntry) -> None:
-    """contract (leak test for secret choices): for a decision whose choices are secret (public_choices False),
+    """contract (leak test for secret choices): for a decision whose choice is secret (Decision.is_secret),
     every choice of the seat gives the same public events, public notation and public view after, unless it
     reveals or draws (is_undo_barrier)."""
     game = entry.engine
     compared = 0
     for setup, s in samples(entry):
-        for d in [d for d in game.decisions(s) if d.must and not d.public_choices]:
+        for d in [d for d in game.decisions(s) if d.must and d.is_secret]:
             seen: set[str] = set()
             for action in game.legal_actions(s, d.seat)[:CHECKS]:
                 after, events = game.apply(s, d.seat, action)

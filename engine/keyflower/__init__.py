@@ -1,0 +1,1 @@
+"""Keyflower: the rules engine."""

@@ -1,0 +1,95 @@
+"""The order of play: set-up, the start of each season, the end of a season in the rulebook's order, the end.
+
+`advance` does everything that needs nobody's choice and stops at the next decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.core import Event, Rng
+from engine.keyflower import supply as sup
+from engine.keyflower.components import COMPONENTS, Components, Tile
+from engine.keyflower.state import KfState
+
+SEASONS = ("spring", "summer", "autumn", "winter")
+OPTIONS: dict[str, bool] = {}
+HOME = "0/0"
+
+
+def tile(tile_id: str) -> Tile:
+    """A tile by id; raises KeyError for an unknown one."""
+    return _TILES[tile_id]
+
+
+_TILES = {t.id: t for t in COMPONENTS.tiles}
+
+
+def setup(players: Sequence[str], seed: int, options: Mapping[str, Any] | None,
+          comps: Components = COMPONENTS) -> KfState:
+    """The opening state (reference §2); raises ValueError on a bad player count or option."""
+    for key in options or {}:
+        raise ValueError(f"Unknown Keyflower option '{key}'.")
+    n = len(players)
+    if not 2 <= n <= 6:
+        raise ValueError(f"Keyflower needs 2 to 6 players, not {n}.")
+    rng = Rng.from_seed(seed)
+    table = comps.setup[n]
+    state = KfState(names=list(players), options={}, rng=0, bag=dict(comps.bag), greens=comps.greens,
+                    skill_pile=dict(comps.skills), supply=dict(comps.resources))
+    state.workers = [sup.draw(state.bag, rng, 8) for _ in range(n)]
+    state.skills = [{} for _ in range(n)]
+    homes = [t for t in comps.tiles if t.kind == "home"]
+    rng.shuffle(homes)
+    homes = homes[:n]
+    state.villages = [{HOME: {"tile": h.id, "up": False, "res": {}, "stored": {}}} for h in homes]
+    state.start = min(range(n), key=lambda s: homes[s].number)
+    state.boats = [{"id": b.id, "workers": {}, "skills": {}, "taken": None} for b in comps.boats
+                   if b.min_players <= n]
+    state.order_tiles = sorted(t.number for t in comps.turn_order if t.players[0] <= n <= t.players[1])
+    season_tiles = {s: [t.id for t in comps.tiles if t.kind == s] for s in SEASONS}
+    season_tiles["summer"] += sorted({t.id[:-1] for t in comps.tiles if t.kind == "summerboat"})
+    for s in SEASONS:
+        rng.shuffle(season_tiles[s])
+    state.summer_stack, state.autumn_stack = season_tiles["summer"], season_tiles["autumn"]
+    dealt = table["winter_dealt"]
+    winter = season_tiles["winter"]
+    state.winter_hand = [winter[k * dealt:(k + 1) * dealt] for k in range(n)]
+    state.winter_box = winter[n * dealt:]
+    state.winter_choice = [None] * n
+    state.rng = rng.state
+    state.auction = season_tiles["spring"][:table["per_season"]]
+    state.won = [[] for _ in range(n)]
+    load_boats(state, "a")
+    _open_season(state)
+    return state
+
+
+def load_boats(state: KfState, face: str) -> list[Event]:
+    """Put the season's workers (from the bag, one at a time round the boats when short) and skills on the boats."""
+    rng = Rng(state.rng)
+    boats = {b.id: b for b in COMPONENTS.boats}
+    wanted = [(b, getattr(boats[b["id"]], f"workers_{face}"), getattr(boats[b["id"]], f"skills_{face}"))
+              for b in state.boats if b["taken"] is None]
+    for round_no in range(max((w for _, w, _ in wanted), default=0)):
+        for boat, workers, _ in wanted:
+            if round_no < workers:
+                sup.add(boat["workers"], sup.draw(state.bag, rng))
+    for round_no in range(max((k for _, _, k in wanted), default=0)):  # skills go round the same way (F-6)
+        for boat, _, skills in wanted:
+            if round_no < skills:
+                sup.add(boat["skills"], sup.draw(state.skill_pile, rng))
+    state.rng = rng.state
+    return []
+
+
+def _open_season(state: KfState) -> None:
+    """Every location of the season starts empty; turns begin with the start player."""
+    state.places = {}
+    state.phase, state.turn, state.passes = "turns", state.start, 0
+
+
+def seats_from(state: KfState, first: int) -> list[int]:
+    """Every seat clockwise from first."""
+    return [(first + k) % state.n for k in range(state.n)]

@@ -1,0 +1,245 @@
+"""KeyflowerGame: the engine contract (engine.core.Game) over the Keyflower modules (work in progress, issue 14)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.core import (
+    JSON,
+    SIMULTANEOUS,
+    TURN,
+    AmbiguousAction,
+    Decision,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidAction,
+    PlayerScore,
+    Rng,
+    Scoreboard,
+    ScoreLine,
+    Verdict,
+)
+from engine.keyflower import apply as apply_mod
+from engine.keyflower import flow
+from engine.keyflower.actions import Act, read
+from engine.keyflower.legal import legal, to_act
+from engine.keyflower.state import KfState
+from engine.keyflower.state import from_json as state_from_json
+from engine.keyflower.state import to_json as state_to_json
+
+VERBS = frozenset({"bid", "use", "move", "pass", "count", "pay", "take", "carry", "upgrade", "done", "boat", "place",
+                   "winter"})
+PHRASES = {"turns": "take a turn", "winter-choice": "choose winter tiles", "boats": "pick a boat",
+           "place": "place new tiles in the village", "count": "say how many workers", "pay": "choose what to hand in",
+           "take": "choose a resource", "transport": "move resources and upgrade"}
+
+
+class KeyflowerGame:
+    """The Keyflower engine (base game)."""
+
+    name = "keyflower"
+    min_players = 2
+    max_players = 6
+
+    def setup(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> KfState:
+        """The opening state; raises ValueError on bad players or options."""
+        return flow.setup(players, seed, options)
+
+    def decisions(self, state: KfState) -> list[Decision]:
+        """Every open decision (winter choices and village placing are simultaneous)."""
+        seats = to_act(state)
+        what = self._phrase(state)
+        if state.phase in ("winter-choice", "place") and not state.pending:
+            key = f"{state.phase}:{state.season}"
+            return [Decision(s, SIMULTANEOUS, key, what, True, None, state.phase == "place") for s in seats]
+        key = f"{state.pending['kind'] if state.pending else state.phase}:{state.seq}"
+        public = state.phase in ("boats",) and not state.pending
+        # a turn's options show what is behind the screen, but the move made is played on the table
+        return [Decision(s, TURN, key, what, True, None, public, secret=False) for s in seats]
+
+    def _phrase(self, state: KfState) -> str:
+        """What is being decided."""
+        return PHRASES[state.pending["kind"]] if state.pending else PHRASES.get(state.phase, "decide")
+
+    def to_act(self, state: KfState) -> list[int]:
+        """Seats that must decide now."""
+        return to_act(state)
+
+    def waiting_for(self, state: KfState) -> str:
+        """'waiting for Ana to take a turn'."""
+        people = [state.names[s] for s in to_act(state)]
+        if not people:
+            return "waiting for nobody: the game is over"
+        who = people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
+        return f"waiting for {who} to {self._phrase(state)}"
+
+    def legal_actions(self, state: KfState, seat: int) -> list[Act]:
+        """Every action this seat may take now."""
+        return legal(state, seat)
+
+    def pending_answers(self, state: KfState, seat: int) -> list[Act]:
+        """No answers ahead in Keyflower."""
+        return []
+
+    def apply(self, state: KfState, seat: int, action: Act) -> tuple[KfState, list[Event]]:
+        """Return the next state and what happened; raises IllegalAction, leaving state untouched."""
+        self._require_legal(state, seat, action)
+        new = copy.deepcopy(state)
+        return new, apply_mod.apply(new, seat, action)
+
+    def apply_in_place(self, state: KfState, seat: int, action: Act) -> list[Event]:
+        """Like apply, changing state itself."""
+        self._require_legal(state, seat, action)
+        return apply_mod.apply(state, seat, action)
+
+    def apply_choice(self, state: KfState, seat: int, options: list[Act], index: int) -> list[Event]:
+        """Apply options[index] in place."""
+        return apply_mod.apply(state, seat, options[index])
+
+    def check(self, state: KfState, seat: int, action: Act) -> Verdict:
+        """What apply would do; a draw is described, never simulated."""
+        try:
+            after, events = self.apply(state, seat, action)
+        except IllegalAction as exc:
+            return Verdict(False, exc.reason, exc.rule)
+        if self.is_undo_barrier(state, after):
+            return Verdict(True, f"'{action}' is legal.", "reference", ("Then something hidden is drawn.",))
+        return Verdict(True, f"'{action}' is legal.", "reference", tuple(e.text for e in events if e.visible_to(seat)))
+
+    def _require_legal(self, state: KfState, seat: int, action: Act) -> None:
+        """Raise IllegalAction when the action is not among the seat's legal actions."""
+        options = legal(state, seat)
+        if action in options:
+            return
+        if state.phase == "over":
+            raise IllegalAction("The game is over.", "reference §8")
+        if seat not in to_act(state):
+            raise IllegalAction(f"It is not your decision now: {self.waiting_for(state)}.", "reference §3.2")
+        few = [str(a) for a in options] if len(options) <= 6 else []
+        raise IllegalAction(f"'{action}' is not possible now: {self._phrase(state)}.", "reference §3.2", few)
+
+    def view(self, state: KfState, seat: int | None) -> JSON:
+        """What this seat may see (None: the public): everything on the table; a seat adds its screen."""
+        data: JSON = {
+            "game": "keyflower", "viewer": seat, "names": list(state.names), "season": flow.SEASONS[state.season],
+            "phase": state.phase, "start_player": state.start, "to_act": to_act(state),
+            "waiting_for": self.waiting_for(state), "villages": copy.deepcopy(state.villages),
+            "auction": list(state.auction), "order_tiles": list(state.order_tiles),
+            "places": {loc: {"bids": dict(p["bids"]), "uses": [list(u) for u in p["uses"]]}
+                       for loc, p in sorted(state.places.items())},
+            "boats": copy.deepcopy(state.boats), "bag": sum(state.bag.values()), "greens": state.greens,
+            "skill_pile": sum(state.skill_pile.values()), "supply": dict(state.supply),
+            "screens": [sum(w.values()) for w in state.workers], "skills_held": [sum(k.values()) for k in state.skills],
+            "winter_in_hand": [len(h) for h in state.winter_hand], "won": [list(w) for w in state.won],
+            "stacks": {"summer": len(state.summer_stack), "autumn": len(state.autumn_stack)},
+        }
+        if seat is not None:
+            data["workers"] = dict(state.workers[seat])
+            data["skills"] = dict(state.skills[seat])
+            data["winter_hand"] = list(state.winter_hand[seat])
+            data["legal"] = [str(a) for a in legal(state, seat)]
+        return data
+
+    def score(self, state: KfState, viewer: int | None) -> Scoreboard:
+        """Tile points so far (the full end-game allocation comes with engine.keyflower.scoring)."""
+        players = []
+        for s in range(state.n):
+            points = 0
+            for placed in state.villages[s].values():
+                if placed["tile"].startswith(("boat-", "order-")):
+                    continue
+                t = flow.tile(placed["tile"])
+                face = t.back if placed["up"] and t.back is not None else t.front
+                points += face.points
+            players.append(PlayerScore(s, state.names[s], (ScoreLine("Tile points", points),)))
+        ranked = tuple(sorted(players, key=lambda p: (-p.total, p.seat)))
+        return Scoreboard(ranked, final=self.is_over(state))
+
+    def parse(self, state: KfState, seat: int, text: str) -> Act:
+        """Read notation against the seat's legal actions."""
+        action = read(text)
+        if not action.words or action.verb not in VERBS:
+            raise InvalidAction(f"'{text}' is not a Keyflower action; try `bid alehouse red`, `use keywood blue`, "
+                                "`pass`.")
+        options = legal(state, seat)
+        if action in options:
+            return action
+        partial = [a for a in options if a.words[:len(action.words)] == action.words]
+        if len(partial) == 1:
+            return partial[0]
+        if 1 < len(partial) <= 12:
+            raise AmbiguousAction(text, [str(a) for a in partial])
+        self._require_legal(state, seat, action)
+        return action
+
+    def format(self, action: Act) -> str:
+        """The canonical notation."""
+        return str(action)
+
+    def public_notation(self, action: Act) -> str:
+        """A winter tile chosen stays secret until revealed."""
+        return "winter (secret)" if action.verb == "winter" else str(action)  # shown when all have chosen
+
+    def to_json(self, state: KfState) -> JSON:
+        """The whole state as JSON-ready data."""
+        return state_to_json(state)
+
+    def from_json(self, data: JSON) -> KfState:
+        """Rebuild a state; raises ValueError on malformed data."""
+        return state_from_json(data)
+
+    def is_over(self, state: KfState) -> bool:
+        """Whether the game has ended."""
+        return state.phase == "over"
+
+    def is_undo_barrier(self, before: KfState, after: KfState) -> bool:
+        """A draw from the bag or the pile, or a reveal."""
+        return before.rng != after.rng or before.auction != after.auction
+
+    def playout_weights(self, state: KfState, seat: int, legal_now: list[Act]) -> list[float] | None:
+        """Play-outs pass now and then so that seasons end; otherwise uniform over verbs."""
+        return [6.0 if a.verb == "pass" else 0.5 if a.verb == "move" else 1.0 for a in legal_now]
+
+    def resample_hidden(self, state: KfState, viewer: int | None, seed: int) -> KfState:
+        """Redraw what the viewer cannot see, keeping every count: the colours in the bag and behind the other
+        screens, the skills in the pile and behind them, the others' winter tiles, the stacks' order."""
+        new = copy.deepcopy(state)
+        rng = Rng.from_seed(seed)
+        others = [s for s in range(new.n) if s != viewer]
+        _redeal([new.bag] + [new.workers[s] for s in others], rng)
+        _redeal([new.skill_pile] + [new.skills[s] for s in others], rng)
+        lists = [new.winter_box] + [new.winter_hand[s] for s in others]
+        if new.phase == "winter-choice":  # tiles chosen by those who are done are still unseen
+            lists += [new.winter_played[s] for s in others]
+        pool = [t for group in lists for t in group]
+        rng.shuffle(pool)
+        for group in lists:
+            group[:], pool = pool[:len(group)], pool[len(group):]
+        for s in others:  # a choice in progress is taken from the (redrawn) hand
+            if (chosen := new.winter_choice[s]) is not None:
+                chosen[:] = new.winter_hand[s][:len(chosen)]
+        rng.shuffle(new.summer_stack)
+        rng.shuffle(new.autumn_stack)
+        new.rng = Rng(rng.next64()).state
+        return new
+
+
+def _redeal(pools: list[dict[str, int]], rng: Rng) -> None:
+    """Shuffle the items of several counted pools among them, each keeping its size."""
+    items = [key for pool in pools for key, k in sorted(pool.items()) for _ in range(k)]
+    sizes = [sum(pool.values()) for pool in pools]
+    rng.shuffle(items)
+    for pool, size in zip(pools, sizes, strict=True):
+        pool.clear()
+        for key in items[:size]:
+            pool[key] = pool.get(key, 0) + 1
+        items = items[size:]
+
+
+GAME = KeyflowerGame()
+
+_CHECK: Game[KfState, Act] = GAME
+"""mypy proves here that KeyflowerGame satisfies the engine contract."""

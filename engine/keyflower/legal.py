@@ -1,0 +1,51 @@
+"""Who decides now and every action they may take: the single source of truth."""
+
+from __future__ import annotations
+
+from engine.keyflower import season, transport
+from engine.keyflower import supply as sup
+from engine.keyflower.actions import Act, act
+from engine.keyflower.state import KfState
+from engine.keyflower.turns import count_range, turn_actions
+
+
+def to_act(state: KfState) -> list[int]:
+    """Seats that must decide now, in the order they are asked."""
+    if state.phase == "over":
+        return []
+    if state.pending:
+        return [int(state.pending["seat"])]
+    if state.phase == "winter-choice":
+        return [s for s in range(state.n) if state.winter_choice[s] is not None]
+    if state.phase == "boats":
+        return state.picking[:1]
+    if state.phase == "place":
+        return [s for s in range(state.n) if state.won[s]]
+    return [state.turn]
+
+
+def legal(state: KfState, seat: int) -> list[Act]:
+    """Every action this seat may take now (empty when it is not this seat's decision)."""
+    if seat not in to_act(state):
+        return []
+    pending = state.pending
+    if pending:
+        kind = pending["kind"]
+        if kind == "count":
+            return [act("count", k) for k in count_range(state, pending)]
+        if kind == "pay":
+            pool = state.workers[seat] if pending["pay"] == "any" else state.skills[seat]
+            return [act("pay", k) for k in sorted(pool) if pool[k]]
+        if kind == "take":
+            return [act("take", k) for k in ("wood", "stone", "iron") if state.supply.get(k, 0)]
+        return transport.actions(state, seat)
+    if state.phase == "winter-choice":
+        return season.winter_actions(state, seat)
+    if state.phase == "boats":
+        return season.boat_actions(state, seat)
+    if state.phase == "place":
+        return season.place_actions(state, seat)
+    return turn_actions(state, seat)
+
+
+__all__ = ["to_act", "legal", "sup"]

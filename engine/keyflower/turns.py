@@ -1,0 +1,151 @@
+"""A turn in a season: bid, move an outbid group, use a tile, or pass (reference §3.2, §4, §5, §6).
+
+Every choice is a small step: `bid alehouse red` then `count 2`; `use keywood blue` then `count 1`, then what
+the tile's use asks for (`pay saw`, `take wood`, `carry wood home-3 keywood`, `upgrade keywood`, `done`).
+"""
+
+from __future__ import annotations
+
+from engine.keyflower import places as pl
+from engine.keyflower import supply as sup
+from engine.keyflower.actions import Act, act
+from engine.keyflower.components import Face
+from engine.keyflower.flow import HOME, tile
+from engine.keyflower.state import Json, KfState
+
+PRODUCING = ("produce", "transport")
+
+
+def biddable(state: KfState) -> list[str]:
+    """Locations that take bids: the season's tiles up for auction and the turn-order tiles in use."""
+    return list(state.auction) + [pl.order_loc(n) for n in state.order_tiles]
+
+
+def owner_of(state: KfState, loc: str) -> tuple[int, str] | None:
+    """(seat, position) of a village tile; None for a tile up for auction or a turn-order tile."""
+    for seat, village in enumerate(state.villages):
+        for pos, placed in village.items():
+            if placed["tile"] == loc:
+                return seat, pos
+    return None
+
+
+def face_of(state: KfState, loc: str) -> Face | None:
+    """The face a location's tile shows now (None for a turn-order tile)."""
+    if loc.startswith("order-"):
+        return None
+    found = owner_of(state, loc)
+    upgraded = found is not None and state.villages[found[0]][found[1]]["up"]
+    t = tile(loc)
+    return t.back if upgraded and t.back is not None else t.front
+
+
+def usable(state: KfState) -> list[str]:
+    """Tiles that may be used this season: every village tile and the tiles up for auction that produce or
+    transport (never winter tiles, summer boats, storage or points-only tiles; reference §5)."""
+    found = [p["tile"] for village in state.villages for p in village.values()] + list(state.auction)
+    return [loc for loc in found if (face := face_of(state, loc)) is not None and face.kind in PRODUCING
+            and tile(loc).kind not in ("winter", "summerboat")]
+
+
+def colours_for(state: KfState, seat: int, loc: str) -> list[str]:
+    """Colours of the seat's screen that may go to this location (its colour, or any while it has none)."""
+    colour = pl.colour_of(state, loc)
+    return [c for c in sup.WORKER_COLOURS if state.workers[seat].get(c, 0) and colour in (None, c)]
+
+
+def bid_needed(state: KfState, seat: int, loc: str) -> int:
+    """Workers a seat must add to its bid here for it to be a legal bid: beating the best other bid strictly."""
+    others = [b[1] for s, b in pl.peek(state, loc)["bids"].items() if int(s) != seat]
+    mine = pl.bid_of(state, loc, seat)
+    return max(1, max(others, default=0) + 1 - (mine[1] if mine else 0))
+
+
+def can_pay(state: KfState, seat: int, face: Face, colour: str, count: int) -> bool:
+    """Whether the seat can make a use's extra payment (workers into the bag, skills) besides the count."""
+    screen, skills = state.workers[seat], state.skills[seat]
+    for key, k in face.pay.items():
+        if key in sup.WORKER_COLOURS and screen.get(key, 0) - (count if key == colour else 0) < k:
+            return False
+        if key == "any" and sum(screen.values()) - count < k:
+            return False
+        if key in sup.SKILLS and skills.get(key, 0) < k:
+            return False
+        if key == "skill" and sum(skills.values()) < k:
+            return False
+    return True
+
+
+def turn_actions(state: KfState, seat: int) -> list[Act]:
+    """Every action of a turn (reference §3.2): bids, moves of an outbid group, uses, pass."""
+    found = []
+    screen = state.workers[seat]
+    for loc in biddable(state):
+        need = bid_needed(state, seat, loc)
+        found += [act("bid", loc, c) for c in colours_for(state, seat, loc) if screen[c] >= need]
+    found += _moves(state, seat)
+    for loc in usable(state):
+        need = pl.next_use_minimum(state, loc)
+        face = face_of(state, loc)
+        assert face is not None
+        if pl.used(state, loc) + need > pl.MAX_WORKERS:
+            continue
+        found += [act("use", loc, c) for c in colours_for(state, seat, loc)
+                  if screen[c] >= need and can_pay(state, seat, face, c, need)]
+    return found + [act("pass")]
+
+
+def losing_bids(state: KfState, seat: int) -> list[str]:
+    """Locations where the seat has a bid that is not winning."""
+    return [loc for loc in biddable(state) if pl.bid_of(state, loc, seat) and not pl.winning(state, loc, seat)]
+
+
+def _moves(state: KfState, seat: int) -> list[Act]:
+    """An outbid group moved whole to bid or use elsewhere (reference §4), topped up from the screen if needed."""
+    found = []
+    for source in losing_bids(state, seat):
+        bid = pl.bid_of(state, source, seat)
+        assert bid is not None
+        colour, n = bid
+        spare = state.workers[seat].get(colour, 0)
+        for loc in biddable(state):
+            if loc != source and pl.colour_of(state, loc) in (None, colour) and not pl.bid_of(state, loc, seat) \
+                    and spare >= max(0, bid_needed(state, seat, loc) - n):
+                found.append(act("move", source, "bid", loc))
+        for loc in usable(state):
+            face = face_of(state, loc)
+            if loc == source or face is None or pl.colour_of(state, loc) not in (None, colour):
+                continue
+            top_up = max(0, pl.next_use_minimum(state, loc) - n)
+            if pl.used(state, loc) + n + top_up <= pl.MAX_WORKERS and spare >= top_up \
+                    and can_pay(state, seat, face, colour, top_up):
+                found.append(act("move", source, "use", loc))
+    return found
+
+
+def count_range(state: KfState, pending: Json) -> range:
+    """The counts a `count` step allows."""
+    seat, loc, colour = pending["seat"], pending["loc"], pending["colour"]
+    screen = state.workers[seat].get(colour, 0)
+    carried = pending.get("carried", 0)
+    if pending["what"] == "bid":
+        low = max(0, bid_needed(state, seat, loc) - carried) if carried else bid_needed(state, seat, loc)
+        return range(low, screen + 1)
+    low = max(0, pl.next_use_minimum(state, loc) - carried)
+    face = face_of(state, loc)
+    assert face is not None
+    if not can_pay(state, seat, face, colour, low):
+        return range(0)
+    keep = face.pay.get(colour, 0)  # an extra worker of this colour is paid on top of the count
+    keep_any = face.pay.get("any", 0)
+    total = sum(state.workers[seat].values())
+    high = min(screen - keep, total - keep_any, pl.MAX_WORKERS - pl.used(state, loc) - carried)
+    return range(low, high + 1) if low <= high else range(0)
+
+
+def output_place(state: KfState, seat: int, loc: str) -> str:
+    """Where a use's resources go: on the tile in one's own village, else on one's home tile (reference §5)."""
+    found = owner_of(state, loc)
+    if found is not None and found[0] == seat:
+        return found[1]
+    return HOME
