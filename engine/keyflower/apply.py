@@ -85,14 +85,15 @@ def _place_workers(state: KfState, pending: Json, count: int, ev: list[Event]) -
         total += source["bids"].pop(str(seat))[1]
         ev.append(Event(f"{name} moves an outbid group of {pending['carried']} {colour} from {pending['from']}.",
                         seat))
+    laid_flat = pl.colour_of(state, loc) not in (None, colour)  # summer boat 4a or 4b breaking the colour
     place = pl.entry(state, loc)
     if pending["what"] == "bid":
-        mine = place["bids"].get(str(seat), [colour, 0])
-        place["bids"][str(seat)] = [colour, mine[1] + total]
+        mine = place["bids"].get(str(seat), [colour, 0, laid_flat])
+        place["bids"][str(seat)] = [colour, mine[1] + total, pl.flat(mine, 2)]
         ev.append(Event(f"{name} bids {mine[1] + total} {colour} on {loc}.", seat))
         _acted(state)
         return
-    place["uses"].append([seat, colour, total])
+    place["uses"].append([seat, colour, total, laid_flat])
     ev.append(Event(f"{name} uses {loc} with {total} {colour}.", seat))
     face = face_of(state, loc)
     assert face is not None

@@ -26,6 +26,11 @@ def tile(tile_id: str) -> Tile:
 _TILES = {t.id: t for t in COMPONENTS.tiles}
 
 
+def is_tile(tile_id: str) -> bool:
+    """Whether an id names a village tile (not a boat or a turn-order tile)."""
+    return tile_id in _TILES
+
+
 def setup(players: Sequence[str], seed: int, options: Mapping[str, Any] | None,
           comps: Components = COMPONENTS) -> KfState:
     """The opening state (reference §2); raises ValueError on a bad player count or option."""
@@ -47,7 +52,7 @@ def setup(players: Sequence[str], seed: int, options: Mapping[str, Any] | None,
     state.start = min(range(n), key=lambda s: homes[s].number)
     state.boats = [{"id": b.id, "workers": {}, "skills": {}, "taken": None} for b in comps.boats
                    if b.min_players <= n]
-    state.order_tiles = sorted(t.number for t in comps.turn_order if t.players[0] <= n <= t.players[1])
+    state.order_tiles = sorted({t.number for t in comps.turn_order if t.players[0] <= n <= t.players[1]})
     season_tiles = {s: [t.id for t in comps.tiles if t.kind == s] for s in SEASONS}
     season_tiles["summer"] += sorted({t.id[:-1] for t in comps.tiles if t.kind == "summerboat"})
     for s in SEASONS:

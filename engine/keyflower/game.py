@@ -23,7 +23,7 @@ from engine.core import (
     Verdict,
 )
 from engine.keyflower import apply as apply_mod
-from engine.keyflower import flow
+from engine.keyflower import final, flow
 from engine.keyflower.actions import Act, read
 from engine.keyflower.legal import legal, to_act
 from engine.keyflower.state import KfState
@@ -135,28 +135,30 @@ class KeyflowerGame:
             "screens": [sum(w.values()) for w in state.workers], "skills_held": [sum(k.values()) for k in state.skills],
             "winter_in_hand": [len(h) for h in state.winter_hand], "won": [list(w) for w in state.won],
             "stacks": {"summer": len(state.summer_stack), "autumn": len(state.autumn_stack)},
+            "passes": state.passes, "picking": list(state.picking), "pending": _pending_view(state),
         }
+        if state.phase == "over":  # every screen is opened for the final count
+            data["screens_opened"] = [{"workers": dict(w), "skills": dict(k)}
+                                      for w, k in zip(state.workers, state.skills, strict=True)]
         if seat is not None:
             data["workers"] = dict(state.workers[seat])
             data["skills"] = dict(state.skills[seat])
             data["winter_hand"] = list(state.winter_hand[seat])
+            data["winter_played"] = list(state.winter_played[seat]) if state.winter_played else []
             data["legal"] = [str(a) for a in legal(state, seat)]
         return data
 
     def score(self, state: KfState, viewer: int | None) -> Scoreboard:
-        """Tile points so far (the full end-game allocation comes with engine.keyflower.scoring)."""
+        """The final score (every screen is opened at the end); during the game, the tile points on the table
+        (what is behind the screens stays out of a projection)."""
+        if self.is_over(state):
+            return final.scoreboard(state, True)
         players = []
         for s in range(state.n):
-            points = 0
-            for placed in state.villages[s].values():
-                if placed["tile"].startswith(("boat-", "order-")):
-                    continue
-                t = flow.tile(placed["tile"])
-                face = t.back if placed["up"] and t.back is not None else t.front
-                points += face.points
-            players.append(PlayerScore(s, state.names[s], (ScoreLine("Tile points", points),)))
+            points = sum(_face_points(p) for p in state.villages[s].values())
+            players.append(PlayerScore(s, state.names[s], (ScoreLine("Tile points so far", points),)))
         ranked = tuple(sorted(players, key=lambda p: (-p.total, p.seat)))
-        return Scoreboard(ranked, final=self.is_over(state))
+        return Scoreboard(ranked, final=False)
 
     def parse(self, state: KfState, seat: int, text: str) -> Act:
         """Read notation against the seat's legal actions."""
@@ -196,8 +198,8 @@ class KeyflowerGame:
         return state.phase == "over"
 
     def is_undo_barrier(self, before: KfState, after: KfState) -> bool:
-        """A draw from the bag or the pile, or a reveal."""
-        return before.rng != after.rng or before.auction != after.auction
+        """A draw from the bag or the pile, or a reveal (winter tiles shown, screens opened at the end)."""
+        return before.rng != after.rng or before.auction != after.auction or before.phase != after.phase == "over"
 
     def playout_weights(self, state: KfState, seat: int, legal_now: list[Act]) -> list[float] | None:
         """Play-outs pass now and then so that seasons end; otherwise uniform over verbs."""
@@ -208,7 +210,7 @@ class KeyflowerGame:
         screens, the skills in the pile and behind them, the others' winter tiles, the stacks' order."""
         new = copy.deepcopy(state)
         rng = Rng.from_seed(seed)
-        others = [s for s in range(new.n) if s != viewer]
+        others = [s for s in range(new.n) if s != viewer and new.phase != "over"]  # the end opens the screens
         _redeal([new.bag] + [new.workers[s] for s in others], rng)
         _redeal([new.skill_pile] + [new.skills[s] for s in others], rng)
         lists = [new.winter_box] + [new.winter_hand[s] for s in others]
@@ -225,6 +227,24 @@ class KeyflowerGame:
         rng.shuffle(new.autumn_stack)
         new.rng = Rng(rng.next64()).state
         return new
+
+
+def _pending_view(state: KfState) -> JSON | None:
+    """An action under way, as everyone may see it (a transport's steps and upgrades left, a count asked)."""
+    p = state.pending
+    if not p:
+        return None
+    shown: JSON = {k: p[k] for k in ("kind", "seat", "what", "loc", "colour", "steps", "upgrades", "left", "from")
+                   if k in p}
+    return shown
+
+
+def _face_points(placed: JSON) -> int:
+    """The points a village tile's face shows (0 for boats and turn-order tiles, scored at the end)."""
+    if not flow.is_tile(placed["tile"]):
+        return 0
+    t = flow.tile(placed["tile"])
+    return (t.back if placed["up"] and t.back is not None else t.front).points
 
 
 def _redeal(pools: list[dict[str, int]], rng: Rng) -> None:

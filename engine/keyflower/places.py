@@ -22,14 +22,26 @@ def peek(state: KfState, loc: str) -> Json:
 
 
 def colour_of(state: KfState, loc: str) -> str | None:
-    """The colour every worker at this location must have; None while none is there (reference §4)."""
+    """The colour every worker at this location must have; None while none is there (reference §4, F-10).
+
+    Workers laid flat by summer boats 4a and 4b do not set it; when no standing worker is left, a flat bid
+    stands up and its colour becomes the tile's."""
     found = peek(state, loc)
-    for colour, count in found["bids"].values():
-        if count:
-            return str(colour)
-    for _, colour, _ in found["uses"]:
-        return str(colour)
+    for bid in found["bids"].values():
+        if bid[1] and not flat(bid, 2):
+            return str(bid[0])
+    for use in found["uses"]:
+        if not flat(use, 3):
+            return str(use[1])
+    for bid in found["bids"].values():
+        if bid[1]:
+            return str(bid[0])
     return None
+
+
+def flat(entry: list[object], index: int) -> bool:
+    """Whether a bid or use entry is laid flat (a colour-breaking summer boat's workers)."""
+    return len(entry) > index and bool(entry[index])
 
 
 def highest(state: KfState, loc: str) -> tuple[int, int] | None:

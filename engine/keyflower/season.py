@@ -16,7 +16,11 @@ from engine.keyflower.flow import SEASONS, seats_from, tile
 from engine.keyflower.state import KfState
 from engine.keyflower.turns import biddable
 
-_ORDER = {o.number: o for o in COMPONENTS.turn_order}
+
+def has_start_icon(number: int, players: int) -> bool:
+    """Whether the face of turn-order tile `number` used with this many players carries the start icon (F-4)."""
+    return any(o.start_icon for o in COMPONENTS.turn_order
+               if o.number == number and o.players[0] <= players <= o.players[1])
 
 
 def advance(state: KfState, ev: list[Event]) -> None:
@@ -31,9 +35,9 @@ def _end_of_season(state: KfState, ev: list[Event]) -> None:
     ev.append(Event(f"Everyone has passed: the end of {name}."))
     for loc in biddable(state):  # 1. losing bids come home
         top = pl.highest(state, loc)
-        for s, (colour, count) in list(pl.peek(state, loc)["bids"].items()):
+        for s, bid in list(pl.peek(state, loc)["bids"].items()):
             if top is None or int(s) != top[0]:
-                sup.add(state.workers[int(s)], {colour: count})
+                sup.add(state.workers[int(s)], {bid[0]: bid[1]})
     for loc in list(state.auction):  # 2. unbid tiles leave; their users go into the bag
         if pl.highest(state, loc) is None:
             _users_to(state, loc, None)
@@ -57,8 +61,8 @@ def _end_of_season(state: KfState, ev: list[Event]) -> None:
 
 def _users_to(state: KfState, loc: str, seat: int | None) -> None:
     """Workers used on a tile go behind a seat's screen, or into the bag (seat None)."""
-    for _, colour, count in pl.peek(state, loc)["uses"]:
-        sup.add(state.bag if seat is None else state.workers[seat], {colour: count})
+    for use in pl.peek(state, loc)["uses"]:
+        sup.add(state.bag if seat is None else state.workers[seat], {use[1]: use[2]})
 
 
 def _turn_order(state: KfState, ev: list[Event]) -> None:
@@ -74,7 +78,7 @@ def _turn_order(state: KfState, ev: list[Event]) -> None:
         sup.add(state.bag, {colour: top[1]})
         if top[0] not in winners:
             winners.append(top[0])
-        if _ORDER[number].start_icon:
+        if has_start_icon(number, state.n):
             new_start = top[0]
         if state.season == 3:
             state.won[top[0]].append(loc)
@@ -175,6 +179,8 @@ def _next_season(state: KfState, ev: list[Event]) -> None:
     state.season += 1
     rng = Rng(state.rng)
     name = SEASONS[state.season]
+    for boat in state.boats:  # every boat is free again: its contents, or in winter the boat itself, are picked
+        boat["taken"] = None
     if state.season == 3:
         state.rng = rng.state
         state.phase = "winter-choice"
@@ -187,8 +193,6 @@ def _next_season(state: KfState, ev: list[Event]) -> None:
     drawn = [stack.pop(0) for _ in range(min(count, len(stack)))]
     state.auction = [_face_up(d, rng) for d in drawn]
     state.rng = rng.state
-    for boat in state.boats:
-        boat["taken"] = None
     _load(state, "b" if state.season == 1 else "a")
     state.phase, state.turn, state.passes = "turns", state.start, 0
     ev.append(Event(f"{name.title()} begins: {', '.join(tile(t).name for t in state.auction)} are up for auction; "
@@ -227,8 +231,9 @@ def choose_winter(state: KfState, seat: int, action: Act, ev: list[Event]) -> No
     ev.append(Event(f"{state.names[seat]} has chosen their winter tiles.", seat))
     if any(c is not None for c in state.winter_choice):
         return
-    for s in range(state.n):
-        state.winter_hand[s] = [t for t in state.winter_hand[s] if t not in state.winter_played[s]]
+    for s in range(state.n):  # tiles not chosen leave the game unseen (F-9)
+        state.winter_box += [t for t in state.winter_hand[s] if t not in state.winter_played[s]]
+        state.winter_hand[s] = []
     counts = ", ".join(f"{state.names[s]} {len(state.winter_played[s])}" for s in range(state.n))
     ev.append(Event(f"The winter choices are shown together: {counts}."))
     _reveal_winter(state, ev)

@@ -13,7 +13,7 @@ from engine.keyflower import supply as sup
 from engine.keyflower import village as vg
 from engine.keyflower.actions import Act, act
 from engine.keyflower.components import COMPONENTS, Face
-from engine.keyflower.flow import tile
+from engine.keyflower.flow import is_tile, tile
 from engine.keyflower.state import KfState
 
 
@@ -88,7 +88,7 @@ def actions(state: KfState, seat: int) -> list[Act]:
 def can_upgrade(state: KfState, seat: int, placed: dict[str, object]) -> bool:
     """Whether a tile can be flipped now: it has a back, is not flipped, and its cost is on it (resources) and
     behind the screen (skills); with summer boat 3a any resource stands in for another."""
-    if placed["up"] or not isinstance(placed["tile"], str) or placed["tile"].startswith(("boat-", "order-")):
+    if placed["up"] or not isinstance(placed["tile"], str) or not is_tile(placed["tile"]):
         return False
     t = tile(placed["tile"])
     if t.back is None or not t.upgrade:
@@ -157,6 +157,9 @@ def step(state: KfState, seat: int, action: Act, ev: list[Event]) -> None:
         pending["steps"] -= reach[pos_of(dst_key)]
         sup.take(state.villages[seat][src_key]["res"], {kind: 1})
         sup.add(state.villages[seat][dst_key]["res"], {kind: 1})
+        stored = state.villages[seat][src_key]["stored"]
+        if stored.get(kind):  # a resource moved off a storage tile no longer counts as stored there
+            sup.take(stored, {kind: 1})
         if tile(target).front.kind == "store":
             sup.add(state.villages[seat][dst_key]["stored"], {kind: 1})
         ev.append(Event(f"{name} moves 1 {kind} from {source} to {target}.", seat))

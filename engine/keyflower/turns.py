@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.keyflower import places as pl
 from engine.keyflower import supply as sup
+from engine.keyflower import transport as tr
 from engine.keyflower.actions import Act, act
 from engine.keyflower.components import Face
 from engine.keyflower.flow import HOME, tile
@@ -48,10 +49,26 @@ def usable(state: KfState) -> list[str]:
             and tile(loc).kind not in ("winter", "summerboat")]
 
 
-def colours_for(state: KfState, seat: int, loc: str) -> list[str]:
-    """Colours of the seat's screen that may go to this location (its colour, or any while it has none)."""
-    colour = pl.colour_of(state, loc)
-    return [c for c in sup.WORKER_COLOURS if state.workers[seat].get(c, 0) and colour in (None, c)]
+def colours_for(state: KfState, seat: int, loc: str, purpose: str) -> list[str]:
+    """Colours of the seat's screen that may go to this location as a bid or a use: its colour, or any while it
+    has none; summer boat 4a lets a counter-bid break the colour (not against green), 4b a use."""
+    return [c for c in sup.WORKER_COLOURS if state.workers[seat].get(c, 0) and colour_fits(state, seat, loc, c,
+                                                                                          purpose)]
+
+
+def colour_fits(state: KfState, seat: int, loc: str, colour: str, purpose: str) -> bool:
+    """Whether workers of this colour may join the location as a bid or a use (reference §4, §9.4)."""
+    mine = pl.bid_of(state, loc, seat) if purpose == "bid" else None
+    if mine is not None:
+        return mine[0] == colour
+    current = pl.colour_of(state, loc)
+    if current in (None, colour):
+        return True
+    powers = tr.powers(state, seat)
+    if purpose == "bid":  # 4a: a counter-bid against another's standing bid on a season tile, not against green
+        others = [b for s, b in pl.peek(state, loc)["bids"].items() if int(s) != seat and b[1] and not pl.flat(b, 2)]
+        return "4a" in powers and current != "green" and bool(others) and not loc.startswith("order-")
+    return "4b" in powers
 
 
 def bid_needed(state: KfState, seat: int, loc: str) -> int:
@@ -82,7 +99,7 @@ def turn_actions(state: KfState, seat: int) -> list[Act]:
     screen = state.workers[seat]
     for loc in biddable(state):
         need = bid_needed(state, seat, loc)
-        found += [act("bid", loc, c) for c in colours_for(state, seat, loc) if screen[c] >= need]
+        found += [act("bid", loc, c) for c in colours_for(state, seat, loc, "bid") if screen[c] >= need]
     found += _moves(state, seat)
     for loc in usable(state):
         need = pl.next_use_minimum(state, loc)
@@ -90,7 +107,7 @@ def turn_actions(state: KfState, seat: int) -> list[Act]:
         assert face is not None
         if pl.used(state, loc) + need > pl.MAX_WORKERS:
             continue
-        found += [act("use", loc, c) for c in colours_for(state, seat, loc)
+        found += [act("use", loc, c) for c in colours_for(state, seat, loc, "use")
                   if screen[c] >= need and can_pay(state, seat, face, c, need)]
     return found + [act("pass")]
 
@@ -109,12 +126,12 @@ def _moves(state: KfState, seat: int) -> list[Act]:
         colour, n = bid
         spare = state.workers[seat].get(colour, 0)
         for loc in biddable(state):
-            if loc != source and pl.colour_of(state, loc) in (None, colour) and not pl.bid_of(state, loc, seat) \
+            if loc != source and colour_fits(state, seat, loc, colour, "bid") \
                     and spare >= max(0, bid_needed(state, seat, loc) - n):
                 found.append(act("move", source, "bid", loc))
         for loc in usable(state):
             face = face_of(state, loc)
-            if loc == source or face is None or pl.colour_of(state, loc) not in (None, colour):
+            if loc == source or face is None or not colour_fits(state, seat, loc, colour, "use"):
                 continue
             top_up = max(0, pl.next_use_minimum(state, loc) - n)
             if pl.used(state, loc) + n + top_up <= pl.MAX_WORKERS and spare >= top_up \
