@@ -313,7 +313,7 @@ def _purple_options(h: Holdings) -> list[tuple[int, str, str | tuple[str, Storag
     for r in RESOURCES:
         tiles = [t for t in h.storage if _accepts(t, r, h.any_resource, True)]
         tile = max(tiles, key=lambda t: t.per) if tiles else None
-        out.append((2, f"one {r}" + (f" on the {tile.name}" if tile else ""), (r, tile)))
+        out.append((2, f"one {r}", (r, tile)))
     return out
 
 
@@ -447,10 +447,23 @@ def _group_lines(group: _Group, plan: _Plan, owned: set[str], choice_key: str) -
         detail = _words(counts, group.kinds)
         if label == WINTER.get(choice_key):
             detail = f"{plan.choice} chosen: {detail}"
+        if label in (GOLD, WINTER["jeweller"]) and set(counts) - {"gold"}:
+            detail += " (3b: any resource counts as gold)"
         lines[label] = Line(label, points[label], detail)
     if choice_key in owned and WINTER[choice_key] not in lines:
         lines[WINTER[choice_key]] = Line(WINTER[choice_key], 0, "nothing to score")
     return lines, purple_where
+
+
+def _purple_words(h: Holdings, use: str, where: str) -> str:
+    """Where the start-player keyple scores (its points are in that tile's line)."""
+    if not use or where == UNSCORED:
+        return "adds no points"
+    if where in {t.name for t in h.storage}:
+        return f"counted as {use}, kept on the {where}"
+    if where == GOLD:
+        return f"counted as {use}, 1 VP as gold"
+    return f"counted as {use}, scored by the {where}"
 
 
 def _lines(h: Holdings, groups: Sequence[_Group], plans: Sequence[_Plan], purple_use: str) -> list[Line]:
@@ -474,14 +487,15 @@ def _lines(h: Holdings, groups: Sequence[_Group], plans: Sequence[_Plan], purple
         line = by_label.get(tile.name)
         out.append(Line(tile.name, line.points, f"{line.detail}, {tile.per} VP each") if line
                    else Line(tile.name, 0, "nothing stored"))
-    for label in (WHITE_WIND, GOLD):
-        if label in by_label:
-            out.append(by_label[label])
-        elif label == WHITE_WIND and h.white_wind:
-            out.append(Line(WHITE_WIND, 0, "every worker scores elsewhere" if h.workers else "no workers"))
+    if WHITE_WIND in by_label:
+        out.append(by_label[WHITE_WIND])
+    elif h.white_wind:
+        out.append(Line(WHITE_WIND, 0, "every worker scores elsewhere" if sum(h.workers.values()) else "no workers"))
+    if GOLD in by_label:
+        line = by_label[GOLD]
+        out.append(Line(GOLD, line.points, f"{line.detail}, 1 VP each"))
     if h.purple:
-        out.append(Line(PURPLE, 0, f"counted as {purple_use}, scored by the {purple_where}" if purple_use
-                        and purple_where != UNSCORED else "adds no points"))
+        out.append(Line(PURPLE, 0, _purple_words(h, purple_use, purple_where)))
     if unscored:
         out.append(Line(UNSCORED, 0, ", ".join(unscored)))
     return out

@@ -210,14 +210,14 @@ def test_the_keyple_is_the_fifth_skill_or_else_a_gold() -> None:
     assert total(resources={"gold": 2}, purple=True) == 3
     assert total(winter=("jeweller",), purple=True) == 2
     assert lines(winter=("key-guild",), skills={"saw": 3}, purple=True)[PURPLE].detail == \
-        "counted as one gold, scored by the Gold"
+        "counted as one gold, 1 VP as gold"
 
 
 def test_the_keyple_may_sit_on_a_storage_tile() -> None:
     """Declared a stone, it sits on a 3-VP Stone yard (3 beats the 1 of a gold)."""
     scored = lines(storage=(Storage("Stone yard", "stone", 3, {"stone": 1}),), purple=True)
     assert scored["Stone yard"].points == 6
-    assert scored[PURPLE].detail == "counted as one stone on the Stone yard, scored by the Stone yard"
+    assert scored[PURPLE].detail == "counted as one stone, kept on the Stone yard"
 
 
 def test_the_keyple_counts_once_only() -> None:
@@ -264,6 +264,37 @@ def test_white_wind_scores_each_worker_not_scored_elsewhere() -> None:
 def test_white_wind_and_the_apothecary_share_the_workers() -> None:
     """11 workers: the Apothecary cannot beat 1 VP each, so White Wind takes all 11."""
     assert total(white_wind=True, winter=("apothecary", "craftsmens-guild"), workers={"blue": 6, "red": 5}) == 11
+
+
+# --- The explanation ---------------------------------------------------------------------------------------------
+
+
+def test_the_lines_explain_a_whole_end_line_by_line() -> None:
+    """Fixed lines, each owned winter tile with its sets, storage, White Wind, the keyple and what scored nothing."""
+    h = Holdings(winter=("apothecary", "craftsmens-guild", "jeweller", "mercers-guild", "scholar"),
+                 storage=(Storage("Blacksmith", "iron", 2, {"iron": 2, "gold": 1}),),
+                 resources={"gold": 3, "iron": 1, "stone": 1}, skills={"anvil": 2, "saw": 1},
+                 workers={"blue": 3, "red": 2, "yellow": 1, "green": 2}, purple=True, white_wind=True,
+                 fixed=(("Tile points", 17), ("Keyflower boat", 6)))
+    score, shown = best_score(h)
+    assert score == 55 == sum(line.points for line in shown)
+    assert shown == [
+        Line("Tile points", 17), Line("Keyflower boat", 6),
+        Line("Apothecary", 0, "no set"), Line("Craftsmen's guild", 0, "no set"),  # White Wind pays as much
+        Line("Scholar", 9, "anvil chosen: 3 anvil"),
+        Line("Jeweller", 4, "2 gold"),
+        Line("Mercer's guild", 5, "1 × gold + iron + stone"),
+        Line("Blacksmith", 6, "1 gold, 2 iron, 2 VP each"),
+        Line("White Wind", 8, "3 blue, 2 red, 1 yellow, 2 green"),
+        Line(PURPLE, 0, "counted as one anvil, scored by the Scholar"),
+        Line("Not scored", 0, "1 saw"),
+    ]
+
+
+def test_3b_stand_ins_are_named_on_the_gold_lines() -> None:
+    """An iron counted as a gold says so."""
+    assert lines(winter=("jeweller",), resources={"iron": 2, "gold": 1}, any_resource=True)["Jeweller"] == \
+        Line("Jeweller", 6, "1 gold, 2 iron (3b: any resource counts as gold)")
 
 
 # --- Boats (§9.3, §9.4 2b) -------------------------------------------------------------------------------------
