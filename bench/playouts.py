@@ -15,7 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.playout import random_playout  # noqa: E402
 
-GAMES = {"keyper": "engine.keyper:GAME", "keythedral": "engine.keythedral:GAME"}
+GAMES = {"keyper": "engine.keyper:GAME", "keythedral": "engine.keythedral:GAME",
+         "keyflower": "engine.keyflower:GAME"}
 
 
 def load_game(name: str):  # type: ignore[no-untyped-def]

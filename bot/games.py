@@ -243,4 +243,24 @@ def _register_builtin() -> None:
     ))
 
 
+    from engine.keyflower import GAME as KEYFLOWER
+    from engine.keyflower import lookup as keyflower_lookup
+    from engine.keyflower import texts as keyflower_texts
+    from render import keyflower as keyflower_render
+
+    register(GameEntry(
+        id="keyflower", title="Keyflower", engine=KEYFLOWER,
+        texts=Texts(board=keyflower_texts.board, hand=keyflower_texts.hand,
+                    lookup=keyflower_lookup.describe, names=keyflower_lookup.names,
+                    examples="`bid alehouse red`, `use keywood blue`, `count 2`, `carry wood home-3 keywood`, "
+                             "`place alehouse 1/0`",
+                    components="a tile, boat, summer boat power, resource or skill",
+                    hand_words="your workers, skills and winter tiles"),
+        rules=DOCS / "rules" / "keyflower.md", rulings=DOCS / "rulings.md", options=(),
+        render=keyflower_render.render, render_scoreboard=keyflower_render.render_scoreboard,
+        blurb="Bid and work with keyples of four colours through four seasons to build the best village "
+              "(2-6 players).",
+    ))
+
+
 _register_builtin()

@@ -10,7 +10,7 @@ from engine.keyflower import transport as tr
 from engine.keyflower.actions import Act
 from engine.keyflower.flow import tile
 from engine.keyflower.state import Json, KfState
-from engine.keyflower.turns import face_of, output_place, owner_of
+from engine.keyflower.turns import face_of, output_place
 
 
 def apply(state: KfState, seat: int, action: Act) -> list[Event]:
@@ -28,6 +28,8 @@ def apply(state: KfState, seat: int, action: Act) -> list[Event]:
         state.passes += 1
         ev.append(Event(f"{state.names[seat]} passes.", seat))
         _next_turn(state)
+    elif verb == "use" and args[1] == "mixed":
+        state.pending = {"kind": "mix", "seat": seat, "loc": args[0], "added": {}}
     elif verb in ("bid", "use"):
         state.pending = {"kind": "count", "seat": seat, "what": verb, "loc": args[0], "colour": args[1]}
     else:  # move SOURCE bid|use TARGET
@@ -55,9 +57,16 @@ def _pending_step(state: KfState, seat: int, action: Act, ev: list[Event]) -> No
     pending = state.pending
     assert pending is not None
     kind = pending["kind"]
-    if kind == "count":
+    if kind == "count" and action.verb == "join":
+        bid = pl.bid_of(state, action.args[0], seat)
+        assert bid is not None
+        pending["joined"] = pending.get("joined", []) + [action.args[0]]
+        pending["carried"] += bid[1]
+    elif kind == "count":
         state.pending = None
         _place_workers(state, pending, int(action.args[0]), ev)
+    elif kind == "mix":
+        _mix_step(state, pending, action, ev)
     elif kind == "pay":
         _pay_step(state, pending, action.args[0], ev)
     elif kind == "take":
@@ -81,10 +90,11 @@ def _place_workers(state: KfState, pending: Json, count: int, ev: list[Event]) -
     sup.take(state.workers[seat], {colour: count} if count else {})
     total = count
     if "from" in pending:
-        source = pl.entry(state, pending["from"])
-        total += source["bids"].pop(str(seat))[1]
-        ev.append(Event(f"{name} moves an outbid group of {pending['carried']} {colour} from {pending['from']}.",
-                        seat))
+        sources = [pending["from"], *pending.get("joined", [])]
+        for source in sources:
+            total += pl.entry(state, source)["bids"].pop(str(seat))[1]
+        ev.append(Event(f"{name} moves outbid workers ({pending['carried']} {colour}) from "
+                        f"{' and '.join(sources)}.", seat))
     laid_flat = pl.colour_of(state, loc) not in (None, colour)  # summer boat 4a or 4b breaking the colour
     place = pl.entry(state, loc)
     if pending["what"] == "bid":
@@ -95,6 +105,11 @@ def _place_workers(state: KfState, pending: Json, count: int, ev: list[Event]) -
         return
     place["uses"].append([seat, colour, total, laid_flat])
     ev.append(Event(f"{name} uses {loc} with {total} {colour}.", seat))
+    _pay_and_produce(state, seat, loc, ev)
+
+
+def _pay_and_produce(state: KfState, seat: int, loc: str, ev: list[Event]) -> None:
+    """A use's extra payment (asking which, when it may be any worker or skill), then its output."""
     face = face_of(state, loc)
     assert face is not None
     needs = [(k, n) for k, n in face.pay.items() if k in ("any", "skill")]
@@ -105,6 +120,21 @@ def _place_workers(state: KfState, pending: Json, count: int, ev: list[Event]) -
         state.pending = {"kind": "pay", "seat": seat, "loc": loc, "pay": key, "left": n, "paid": {}}
         return
     _produce(state, seat, loc, {}, ev)
+
+
+def _mix_step(state: KfState, pending: Json, action: Act, ev: list[Event]) -> None:
+    """A mixed use (summer boat 4b): workers of any colours, one at a time, laid flat; `done` makes the use."""
+    seat, loc = pending["seat"], pending["loc"]
+    if action.verb == "add":
+        sup.take(state.workers[seat], {action.args[0]: 1})
+        sup.add(pending["added"], {action.args[0]: 1})
+        return
+    state.pending = None
+    added = pending["added"]
+    pl.entry(state, loc)["uses"].append([seat, "mixed", sum(added.values()), True, dict(added)])
+    ev.append(Event(f"{state.names[seat]} uses {loc} with {sup.words(added)} (mixed colours, summer boat 4b).",
+                    seat))
+    _pay_and_produce(state, seat, loc, ev)
 
 
 def _pay_fixed(state: KfState, seat: int, fixed: dict[str, int], ev: list[Event]) -> None:
@@ -129,7 +159,12 @@ def _pay_step(state: KfState, pending: Json, what: str, ev: list[Event]) -> None
     pending["left"] -= 1
     if pending["left"] <= 0:
         state.pending = None
-        ev.append(Event(f"{state.names[seat]} hands in {sup.words(pending['paid'])}.", seat))
+        paid = pending["paid"]
+        if pending["pay"] == "any":  # a worker goes into the bag in plain view
+            ev.append(Event(f"{state.names[seat]} hands in {sup.words(paid)}.", seat))
+        else:  # a skill goes face down onto the pile: its kind stays hidden (F-7)
+            ev.append(Event(f"You hand in {sup.words(paid)}.", seat, (seat,)))
+            ev.append(Event(f"{state.names[seat]} hands in {sup.count_words(sum(paid.values()), 'skill')}.", seat))
         _produce(state, seat, pending["loc"], pending["paid"], ev)
 
 
@@ -144,35 +179,56 @@ def _produce(state: KfState, seat: int, loc: str, handed_in: dict[str, int], ev:
         return
     rng = Rng(state.rng)
     to = output_place(state, seat, loc)
-    got: dict[str, int] = {}
+    resources: dict[str, int] = {}
+    hidden: dict[str, int] = {}
+    drawn_workers = drawn_skills = 0
     for key, n in face.gain.items():
         if key in sup.RESOURCES:
             k = min(n, state.supply.get(key, 0))
             state.supply[key] = state.supply.get(key, 0) - k
             sup.add(_resources_at(state, seat, to), {key: k})
-            sup.add(got, {key: k})
+            sup.add(resources, {key: k})
         elif key == "worker":
             drawn = sup.draw(state.bag, rng, n)
             sup.add(state.workers[seat], drawn)
-            sup.add(got, {"worker": sum(drawn.values())})
+            sup.add(hidden, drawn)
+            drawn_workers += sum(drawn.values())
         elif key == "green":
             k = min(n, state.greens)
             state.greens -= k
             sup.add(state.workers[seat], {"green": k})
-            sup.add(got, {"green": k})
+            sup.add(hidden, {"green": k})
+            drawn_workers += k
         elif key == "skill":
             drawn = sup.draw(state.skill_pile, rng, n)
             sup.add(state.skills[seat], drawn)
-            sup.add(got, {"skill": sum(drawn.values())})
+            sup.add(hidden, drawn)
+            drawn_skills += sum(drawn.values())
     state.rng = rng.state
     _return(state, handed_in)
-    where = "on its tile" if to != "0/0" or (owner_of(state, loc) or (None, ""))[1] == "0/0" else "on the home tile"
-    ev.append(Event(f"{state.names[seat]} gains {sup.words(got)} ({where}).", seat))
+    _say_gains(state, seat, to, resources, face.gain.get("green", 0), drawn_workers, drawn_skills, hidden, ev)
     choice = face.gain.get("choice", 0)
     if choice and _any_choice(state):
         state.pending = {"kind": "take", "seat": seat, "left": choice, "to": to}
         return
     _acted(state)
+
+
+def _say_gains(state: KfState, seat: int, to: str, resources: dict[str, int], greens: int, workers: int,
+               skills: int, hidden: dict[str, int], ev: list[Event]) -> None:
+    """What a use gave: resources where they lie; workers and skills behind the screen, their colours and kinds
+    told to the player alone (a green from the supply is seen by all)."""
+    name, parts = state.names[seat], []
+    if resources:
+        where = state.villages[seat][to]["tile"]
+        parts.append(f"{sup.words(resources)} on {where}")
+    if workers:
+        parts.append(f"{sup.count_words(workers, 'worker')}" + (" (green)" if greens and workers == greens else ""))
+    if skills:
+        parts.append(sup.count_words(skills, "skill"))
+    ev.append(Event(f"{name} gains {', '.join(parts) or 'nothing'}.", seat))
+    if workers or skills:
+        ev.append(Event(f"Behind your screen: {sup.words(hidden)}.", seat, (seat,)))
 
 
 def _return(state: KfState, handed_in: dict[str, int]) -> None:

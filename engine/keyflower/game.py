@@ -30,11 +30,13 @@ from engine.keyflower.state import KfState
 from engine.keyflower.state import from_json as state_from_json
 from engine.keyflower.state import to_json as state_to_json
 
+SKILL_KINDS = frozenset({"anvil", "pick", "saw"})
 VERBS = frozenset({"bid", "use", "move", "pass", "count", "pay", "take", "carry", "upgrade", "done", "boat", "place",
-                   "winter"})
+                   "winter", "join", "add"})
 PHRASES = {"turns": "take a turn", "winter-choice": "choose winter tiles", "boats": "pick a boat",
            "place": "place new tiles in the village", "count": "say how many workers", "pay": "choose what to hand in",
-           "take": "choose a resource", "transport": "move resources and upgrade"}
+           "take": "choose a resource", "transport": "move resources and upgrade",
+           "mix": "add workers of any colours to the use"}
 
 
 class KeyflowerGame:
@@ -55,14 +57,19 @@ class KeyflowerGame:
         if state.phase in ("winter-choice", "place") and not state.pending:
             key = f"{state.phase}:{state.season}"
             return [Decision(s, SIMULTANEOUS, key, what, True, None, state.phase == "place") for s in seats]
+        # each step of a turn is its own decision: its private choices come by DM with buttons, step by step
         key = f"{state.pending['kind'] if state.pending else state.phase}:{state.seq}"
         public = state.phase in ("boats",) and not state.pending
         # a turn's options show what is behind the screen, but the move made is played on the table
         return [Decision(s, TURN, key, what, True, None, public, secret=False) for s in seats]
 
     def _phrase(self, state: KfState) -> str:
-        """What is being decided."""
-        return PHRASES[state.pending["kind"]] if state.pending else PHRASES.get(state.phase, "decide")
+        """What is being decided (a count says what for)."""
+        p = state.pending
+        if p and p["kind"] == "count":
+            what = "top up the moved group" if "from" in p else f"{p['what']} on {p['loc']} ({p['colour']})"
+            return f"say how many workers to {what}"
+        return PHRASES[p["kind"]] if p else PHRASES.get(state.phase, "decide")
 
     def to_act(self, state: KfState) -> list[int]:
         """Seats that must decide now."""
@@ -119,7 +126,9 @@ class KeyflowerGame:
         if seat not in to_act(state):
             raise IllegalAction(f"It is not your decision now: {self.waiting_for(state)}.", "reference §3.2")
         few = [str(a) for a in options] if len(options) <= 6 else []
-        raise IllegalAction(f"'{action}' is not possible now: {self._phrase(state)}.", "reference §3.2", few)
+        rule = {"boats": "reference §7 step 5", "place": "reference §7 step 6", "winter-choice": "reference §3.1"}
+        raise IllegalAction(f"'{action}' is not possible now: {self._phrase(state)}.",
+                            rule.get(state.phase, "reference §3.2"), few)
 
     def view(self, state: KfState, seat: int | None) -> JSON:
         """What this seat may see (None: the public): everything on the table; a seat adds its screen."""
@@ -183,7 +192,11 @@ class KeyflowerGame:
 
     def public_notation(self, action: Act) -> str:
         """A winter tile chosen stays secret until revealed."""
-        return "winter (secret)" if action.verb == "winter" else str(action)  # shown when all have chosen
+        if action.verb == "winter":  # shown when all have chosen
+            return "winter (secret)"
+        if action.verb == "pay" and action.args[0] in SKILL_KINDS:  # a skill goes face down (F-7)
+            return "pay (a skill)"
+        return str(action)
 
     def to_json(self, state: KfState) -> JSON:
         """The whole state as JSON-ready data."""

@@ -6,7 +6,7 @@ from engine.keyflower import season, transport
 from engine.keyflower import supply as sup
 from engine.keyflower.actions import Act, act
 from engine.keyflower.state import KfState
-from engine.keyflower.turns import count_range, turn_actions
+from engine.keyflower.turns import count_range, joinable, mix_actions, turn_actions
 
 
 def to_act(state: KfState) -> list[int]:
@@ -32,7 +32,9 @@ def legal(state: KfState, seat: int) -> list[Act]:
     if pending:
         kind = pending["kind"]
         if kind == "count":
-            return [act("count", k) for k in count_range(state, pending)]
+            return [act("count", k) for k in count_range(state, pending)] + joinable(state, pending)
+        if kind == "mix":
+            return mix_actions(state, pending)
         if kind == "pay":
             pool = state.workers[seat] if pending["pay"] == "any" else state.skills[seat]
             return [act("pay", k) for k in sorted(pool) if pool[k]]

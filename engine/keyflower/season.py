@@ -62,7 +62,8 @@ def _end_of_season(state: KfState, ev: list[Event]) -> None:
 def _users_to(state: KfState, loc: str, seat: int | None) -> None:
     """Workers used on a tile go behind a seat's screen, or into the bag (seat None)."""
     for use in pl.peek(state, loc)["uses"]:
-        sup.add(state.bag if seat is None else state.workers[seat], {use[1]: use[2]})
+        workers = use[4] if len(use) > 4 else {use[1]: use[2]}  # a mixed use (4b) keeps its colours
+        sup.add(state.bag if seat is None else state.workers[seat], workers)
 
 
 def _turn_order(state: KfState, ev: list[Event]) -> None:
@@ -85,6 +86,7 @@ def _turn_order(state: KfState, ev: list[Event]) -> None:
     first = state.start if new_start is None else new_start
     rest = [s for s in seats_from(state, first) if s not in winners]
     state.picking = winners + rest
+    state.places = {}  # every bid and use of the season has been settled
     if new_start is not None:
         state.start = new_start
         ev.append(Event(f"{state.names[new_start]} won the start-player tile and takes the purple keyple.",
@@ -132,12 +134,14 @@ def _pick_boat(state: KfState, seat: int, boat_id: str, ev: list[Event]) -> None
     sup.add(state.workers[seat], extra)
     if state.season == 3:
         state.won[seat].append(boat_id)
-        ev.append(Event(f"{state.names[seat]} takes the boat {boat_id} into their village.", seat))
+        name = next(b.name for b in COMPONENTS.boats if b.id == boat_id)
+        ev.append(Event(f"{state.names[seat]} takes the {name} boat into their village.", seat))
     else:
         sup.add(state.workers[seat], boat["workers"])
         sup.add(state.skills[seat], boat["skills"])
-        ev.append(Event(f"{state.names[seat]} takes the boat {boat_id}'s {sum(boat['workers'].values())} workers "
-                        f"and {sum(boat['skills'].values())} skills.", seat))
+        name = next(b.name for b in COMPONENTS.boats if b.id == boat_id)
+        ev.append(Event(f"{state.names[seat]} takes the {name} boat's {sup.words(boat['workers'])} workers and "
+                        f"{sup.count_words(sum(boat['skills'].values()), 'skill')}.", seat))
         boat["workers"], boat["skills"] = {}, {}
     _skip_empty_picks(state, ev)
 

@@ -49,3 +49,8 @@ def take(out_of: dict[str, int], less: Mapping[str, int]) -> None:
 def words(counts: Mapping[str, int]) -> str:
     """'2 wood, 1 gold' (nothing: 'nothing')."""
     return ", ".join(f"{k} {key}" for key, k in sorted(counts.items()) if k) or "nothing"
+
+
+def count_words(k: int, noun: str) -> str:
+    """'1 worker', '2 workers'."""
+    return f"{k} {noun}" if k == 1 else f"{k} {noun}s"

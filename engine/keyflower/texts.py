@@ -206,22 +206,9 @@ def _order_line(view: View) -> str:
 
 
 def picking_order(view: View) -> list[int]:
-    """Who picks a boat, in order, among those yet to pick: turn-order winners by number, then the others
-    clockwise from the (new) start player (reference §7, F-16)."""
-    players = len(view.get("names") or [])
-    places: Mapping[str, Any] = view.get("places") or {}
-    winners: list[int] = []
-    for number in view.get("order_tiles") or []:
-        bids = [(int(s), int(b[1])) for s, b in (places.get(f"order-{number}") or {}).get("bids", {}).items()
-                if b[1]]
-        if bids:
-            top = max(bids, key=lambda x: x[1])[0]
-            if top not in winners:
-                winners.append(top)
-    start = int(view.get("start_player") or 0)
-    rest = [(start + k) % players for k in range(players) if (start + k) % players not in winners]
-    taken = {b.get("taken") for b in view.get("boats") or []}
-    return [s for s in winners + rest if s not in taken]
+    """Who picks a boat, in order, among those yet to pick (the view's `picking`: turn-order winners by number,
+    then the others clockwise from the new start player; reference §7, F-16)."""
+    return [int(s) for s in view.get("picking") or []]
 
 
 def _boat_lines(view: View) -> list[str]:

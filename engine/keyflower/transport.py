@@ -59,8 +59,9 @@ def begin(state: KfState, seat: int, face: Face, ev: list[Event]) -> None:
     factor = 2 if "2b" in powers(state, seat) else 1
     state.pending = {"kind": "transport", "seat": seat, "steps": face.transport * factor,
                      "upgrades": face.upgrades * factor}
-    ev.append(Event(f"{state.names[seat]} may move resources {face.transport * factor} steps along roads and "
-                    f"upgrade {face.upgrades * factor} tile(s).", seat))
+    steps = sup.count_words(face.transport * factor, "step")
+    ev.append(Event(f"{state.names[seat]} may move resources {steps} along roads and upgrade "
+                    f"{sup.count_words(face.upgrades * factor, 'tile')}.", seat))
 
 
 def actions(state: KfState, seat: int) -> list[Act]:
@@ -176,7 +177,13 @@ def step(state: KfState, seat: int, action: Act, ev: list[Event]) -> None:
     sup.add(state.skill_pile, skills)
     placed["up"] = True
     pending["upgrades"] -= 1
-    ev.append(Event(f"{name} upgrades {t.name}, paying {sup.words({**res, **skills})}.", seat))
+    named = {k: min(n, t.upgrade.get(k, 0)) for k, n in skills.items() if t.upgrade.get(k, 0)}
+    anyskill = sum(skills.values()) - sum(named.values())  # "any skill": its kinds stay hidden (F-7)
+    paid = ", ".join(x for x in (sup.words(res) if res else "", sup.words(named) if named else "",
+                                 sup.count_words(anyskill, "other skill") if anyskill else "") if x)
+    if anyskill:
+        ev.append(Event(f"You pay {sup.words(skills)} for the upgrade.", seat, (seat,)))
+    ev.append(Event(f"{name} upgrades {t.name}, paying {paid or 'nothing'}.", seat))
 
 
 def _key_of_tile(state: KfState, seat: int, tile_id: str) -> str:

@@ -109,7 +109,18 @@ def turn_actions(state: KfState, seat: int) -> list[Act]:
             continue
         found += [act("use", loc, c) for c in colours_for(state, seat, loc, "use")
                   if screen[c] >= need and can_pay(state, seat, face, c, need)]
+        if mixed_use_allowed(state, seat, loc, need, face):
+            found.append(act("use", loc, "mixed"))
     return found + [act("pass")]
+
+
+def mixed_use_allowed(state: KfState, seat: int, loc: str, need: int, face: Face) -> bool:
+    """Summer boat 4b: on a tile already bid on or used, a use may mix colours (reference §9.4, F-26)."""
+    screen = state.workers[seat]
+    spare = sum(screen.values()) - sum(k for key, k in face.pay.items() if key in (*sup.WORKER_COLOURS, "any"))
+    return ("4b" in tr.powers(state, seat) and pl.colour_of(state, loc) is not None
+            and sum(1 for c in sup.WORKER_COLOURS if screen.get(c)) >= 2 and spare >= need
+            and can_pay(state, seat, face, "", 0))
 
 
 def losing_bids(state: KfState, seat: int) -> list[str]:
@@ -124,20 +135,50 @@ def _moves(state: KfState, seat: int) -> list[Act]:
         bid = pl.bid_of(state, source, seat)
         assert bid is not None
         colour, n = bid
-        spare = state.workers[seat].get(colour, 0)
+        groups = {other: b[1] for other in losing_bids(state, seat) if other != source
+                  for b in [pl.bid_of(state, other, seat)] if b and b[0] == colour}
+
+        def spare(target: str, colour: str = colour, groups: dict[str, int] = groups) -> int:
+            """The screen, and the other losing groups of the colour that could be carried along to target."""
+            return state.workers[seat].get(colour, 0) + sum(k for g, k in groups.items() if g != target)
+
         for loc in biddable(state):
             if loc != source and colour_fits(state, seat, loc, colour, "bid") \
-                    and spare >= max(0, bid_needed(state, seat, loc) - n):
+                    and spare(loc) >= max(0, bid_needed(state, seat, loc) - n):
                 found.append(act("move", source, "bid", loc))
         for loc in usable(state):
             face = face_of(state, loc)
             if loc == source or face is None or not colour_fits(state, seat, loc, colour, "use"):
                 continue
             top_up = max(0, pl.next_use_minimum(state, loc) - n)
-            if pl.used(state, loc) + n + top_up <= pl.MAX_WORKERS and spare >= top_up \
+            if pl.used(state, loc) + n + top_up <= pl.MAX_WORKERS and spare(loc) >= top_up \
                     and can_pay(state, seat, face, colour, top_up):
                 found.append(act("move", source, "use", loc))
     return found
+
+
+def mix_actions(state: KfState, pending: Json) -> list[Act]:
+    """The steps of a mixed use: one worker of any colour at a time, then `done` once there are enough."""
+    seat, loc = pending["seat"], pending["loc"]
+    added = sum(pending["added"].values())
+    room = pl.MAX_WORKERS - pl.used(state, loc) - added
+    face = face_of(state, loc)
+    assert face is not None
+    screen = state.workers[seat]
+    keep_any = face.pay.get("any", 0)  # the tile's extra payment must stay payable after the workers added
+    found = [act("add", c) for c in sup.WORKER_COLOURS if room > 0 and screen.get(c, 0) > face.pay.get(c, 0)
+             and sum(screen.values()) - 1 >= keep_any + sum(face.pay.get(k, 0) for k in sup.WORKER_COLOURS)]
+    return found + ([act("done")] if added >= pl.next_use_minimum(state, loc) else [])
+
+
+def joinable(state: KfState, pending: Json) -> list[Act]:
+    """Other losing groups of the moved group's colour that may be carried along with it (reference §4)."""
+    if "from" not in pending:
+        return []
+    taken = {pending["from"], *pending.get("joined", []), pending["loc"]}
+    room = pl.MAX_WORKERS - pl.used(state, pending["loc"]) - pending["carried"] if pending["what"] == "use" else 99
+    return [act("join", other) for other in losing_bids(state, pending["seat"]) if other not in taken
+            and (b := pl.bid_of(state, other, pending["seat"])) and b[0] == pending["colour"] and b[1] <= room]
 
 
 def count_range(state: KfState, pending: Json) -> range:

@@ -1,0 +1,66 @@
+"""Time a game's table image: `python bench/render_table.py --game keythedral --runs 30 --seed 3`.
+
+Plays a seeded 4-player random game and takes the table at a busy moment (Keythedral: the first phase-3 turn of
+round 4; Keyflower: the first autumn turn with more than four tiles bid on or used), then renders its public view
+--runs times. Prints the first (cold) render, the PNG's size, and last the median time per render.
+(Keyper's table has its own script, bench/render.py.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot import games  # noqa: E402
+from engine.playout import random_playout  # noqa: E402
+
+MOMENTS: dict[str, Callable[[Any], bool]] = {
+    "keythedral": lambda s: s.round == 4 and s.phase == "actions" and s.step == "turn",
+    "keyflower": lambda s: s.season == 2 and s.phase == "turns" and len(s.places) > 4,
+}
+
+
+def busy_table(game_id: str, seed: int) -> Any:
+    """The first state of a seeded 4-player game at the game's busy moment."""
+    entry = games.get(game_id)
+    found: list[Any] = []
+
+    def hook(state: Any, seat: int, action: Any) -> None:
+        if not found and MOMENTS[game_id](state):
+            found.append(entry.engine.from_json(entry.engine.to_json(state)))
+
+    random_playout(entry.engine, ["Ana", "Ben", "Cy", "Dee"], seed, on_step=hook)
+    return found[0]
+
+
+def main() -> None:
+    """Parse arguments, render the table --runs times, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", default="keythedral", choices=sorted(MOMENTS))
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=3)
+    args = parser.parse_args()
+    entry = games.get(args.game)
+    view = entry.engine.view(busy_table(args.game, args.seed), None)
+    start = time.perf_counter()
+    data = entry.render(view)
+    cold = time.perf_counter() - start
+    times = []
+    for _ in range(args.runs):
+        start = time.perf_counter()
+        entry.render(view)
+        times.append(time.perf_counter() - start)
+    print(f"{args.game} table, 4 players, phase {view['phase']}")
+    print(f"png {len(data) / 1024:.0f} KiB; first (cold) render {cold * 1000:.1f} ms")
+    print(f"median {statistics.median(times) * 1000:.1f} ms per render over {args.runs} runs (target < 60 ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1111 @@
+"""The Keyflower table as a PNG: a pure function of the engine's public view.
+
+``render(view)`` draws a header (season, phase, whom we wait for, the start player with the purple keyple, the
+supplies), the season's tiles up for auction and the turn-order tiles with every bid on its bidder's edge and the
+workers using them, the boats with their loads and takers, one panel per player (public counts, tiles won and
+still to place, the village as flat-topped hexes with roads, water, resources and workers) and a legend;
+``render_scoreboard(scoreboard)`` draws the score breakdown. Only keys of the public view (kf-spec.md, "The public
+view as built") are read, with the component data for names, effects and edges; ``render`` refuses a seat's view
+with ``ValueError``.
+
+Every colour has a letter beside it for colour-blind players: keyples B R Y G (purple P, the start player),
+resources G I S W (gold, iron, stone, wood); players are numbered discs, never colours.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import ImageDraw
+
+from engine.core import Scoreboard
+from engine.keyflower import village as vg
+from engine.keyflower.components import COMPONENTS, RESOURCES, SKILLS
+from engine.keyflower.lookup import BOAT_SCORING, BOATS, TILES, effect_short, order_face, reconstructed_values
+from render import draw as d
+
+View = Mapping[str, Any]
+Box = tuple[int, int, int, int]
+Pos = tuple[int, int]
+RGB = d.RGB
+
+WIDTH = 1440
+MARGIN = 16
+GAP = 14
+INNER = WIDTH - 2 * MARGIN
+PAD = 12
+SQRT3 = math.sqrt(3)
+
+AUCTION_R = 64  # an auction tile's hex: centre to corner, in pixels
+VILLAGE_R = 72  # a village tile's hex
+MIN_VILLAGE_R = 44
+CELL_W = 230  # an auction cell: the hex with room for a bid chip on every edge
+CELL_H = 184
+PANEL_MIN_W = 440  # a player's panel
+PANEL_HEAD_H = 48
+INFO_ROW_H = 30
+BOAT_CARD_H = 112
+
+# --- Colours and letters ----------------------------------------------------------------------------------
+
+KEYPLE_COLOURS = ("blue", "red", "yellow", "green")
+KEYPLE_FILL: dict[str, RGB] = {
+    "blue": (48, 116, 220),
+    "red": (214, 48, 44),
+    "yellow": (250, 208, 40),
+    "green": (58, 158, 70),
+    "purple": (124, 60, 178),
+}
+KEYPLE_LETTER = {"blue": "B", "red": "R", "yellow": "Y", "green": "G", "purple": "P"}
+RESOURCE_FILL: dict[str, RGB] = {
+    "gold": (246, 198, 28),
+    "iron": (46, 46, 52),
+    "stone": (158, 160, 166),
+    "wood": (150, 96, 48),
+}
+RESOURCE_LETTER = {"gold": "G", "iron": "I", "stone": "S", "wood": "W"}
+KIND_FILL: dict[str, RGB] = {
+    "home": (236, 224, 200),
+    "spring": (204, 232, 178),
+    "summer": (250, 234, 164),
+    "autumn": (244, 204, 166),
+    "winter": (204, 224, 246),
+    "summerboat": (188, 230, 236),
+    "boat": (172, 212, 238),
+    "order": (226, 212, 240),
+    "unknown": (225, 225, 225),
+}
+ROAD: RGB = (206, 170, 118)
+ROAD_EDGE: RGB = (110, 80, 46)
+WATER: RGB = (48, 128, 210)
+SEAT_FILL: RGB = (44, 46, 56)
+SLOT_INK: RGB = (150, 144, 132)
+TO_ACT_FILL: RGB = (255, 240, 248)
+EDGE_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
+PHASE_LABEL = {
+    "turns": "Turns: bid, use a tile or pass",
+    "winter-choice": "Choosing winter tiles (in secret)",
+    "boats": "End of season: boats are picked",
+    "place": "End of season: villages grow",
+    "over": "Game over",
+}
+BOAT_FACE = {"spring": "a", "summer": "b", "autumn": "a", "winter": "b"}
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+# --- The guard -----------------------------------------------------------------------------------------
+
+
+def check_public(view: View) -> None:
+    """Raise ValueError unless view is the public view: no viewer and nothing from behind a screen."""
+    if view.get("viewer") is not None:
+        raise ValueError(f"render needs the public view, not seat {view['viewer']}'s view")
+    for key in ("workers", "skills", "winter_hand", "legal"):
+        if key in view:
+            raise ValueError(f"render needs the public view: this one shows a seat's {key.replace('_', ' ')}")
+
+
+# --- Reading the view ------------------------------------------------------------------------------------
+
+
+def _names(view: View) -> list[str]:
+    """The seats' names."""
+    return [str(n) for n in view.get("names") or []]
+
+
+def _name(view: View, seat: int | None) -> str:
+    """A seat's name, '?' for an unknown seat."""
+    names = _names(view)
+    return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+
+
+def _seat_count(view: View, key: str, seat: int) -> int:
+    """A per-seat public count (screens, skills_held, winter_in_hand)."""
+    values: Sequence[Any] = view.get(key) or []
+    return int(values[seat]) if seat < len(values) else 0
+
+
+def _place(view: View, loc: str) -> Mapping[str, Any]:
+    """A location's bids and uses this season ({} when nobody is there)."""
+    places: Mapping[str, Any] = view.get("places") or {}
+    found: Mapping[str, Any] = places.get(loc) or {}
+    return found
+
+
+def _flat(entry: Sequence[Any], index: int) -> bool:
+    """Whether a bid ([colour, n, flat]) or a use ([seat, colour, n, flat]) lies flat (summer boats 4a, 4b)."""
+    return len(entry) > index and bool(entry[index])
+
+
+Bid = tuple[int, str, int, bool]  # seat, colour, count, flat
+Use = tuple[int, str, int, bool]
+
+
+def _bids(view: View, loc: str) -> list[Bid]:
+    """The bids with workers at a location, by seat."""
+    bids: Mapping[str, Sequence[Any]] = _place(view, loc).get("bids") or {}
+    found = [(int(s), str(b[0]), int(b[1]), _flat(b, 2)) for s, b in bids.items() if int(b[1])]
+    return sorted(found)
+
+
+def _uses(view: View, loc: str) -> list[Use]:
+    """The workers using a tile this season, in order; none once the season's turns are over (they have gone
+    behind the screens or into the bag by then, though the view still lists them)."""
+    if view.get("phase") != "turns":
+        return []
+    uses: Sequence[Sequence[Any]] = _place(view, loc).get("uses") or []
+    return [(int(u[0]), str(u[1]), int(u[2]), _flat(u, 3)) for u in uses]
+
+
+def _leader(bids: Sequence[Bid]) -> int | None:
+    """The seat whose bid leads (the most workers; bids never tie)."""
+    return max(bids, key=lambda b: b[2])[0] if bids else None
+
+
+def _edge_of(seat: int, players: int) -> int:
+    """The edge of every season and turn-order tile that belongs to a seat (bids sit there): seats spread round
+    the hex clockwise from the south edge."""
+    return (3 + seat * 6 // max(1, players)) % 6
+
+
+def _pos(key: str) -> Pos | None:
+    """(q, r) of a 'q/r' village key, None when malformed."""
+    try:
+        q, r = key.split("/")
+        return int(q), int(r)
+    except ValueError:
+        return None
+
+
+# --- Component facts -------------------------------------------------------------------------------------
+
+ORDER_ROADS: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    o.number: (o.roads, o.water) for o in COMPONENTS.turn_order
+}
+
+
+def _order_number(tile_id: str) -> int | None:
+    """N of a turn-order tile 'order-N', else None."""
+    if tile_id.startswith("order-") and tile_id[6:].isdigit():
+        return int(tile_id[6:])
+    return None
+
+
+def _kind(tile_id: str) -> str:
+    """What sort of piece an id names: a tile kind, 'boat', 'order' or 'unknown'."""
+    if tile_id in TILES:
+        return TILES[tile_id].kind
+    if tile_id in BOATS:
+        return "boat"
+    if _order_number(tile_id) is not None:
+        return "order"
+    return "unknown"
+
+
+def _edges(tile_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A piece's road and water edges (it never rotates)."""
+    if tile_id in TILES:
+        return TILES[tile_id].roads, TILES[tile_id].water
+    if tile_id in BOATS:
+        return BOATS[tile_id].roads, BOATS[tile_id].water
+    number = _order_number(tile_id)
+    if number is not None and number in ORDER_ROADS:
+        return ORDER_ROADS[number]
+    return (), ()
+
+
+def _sides(tile_id: str) -> vg.Sides:
+    """A piece's edges in the village module's terms (unknown ids have none)."""
+    roads, water = _edges(tile_id)
+    return vg.Sides.of(roads, water, _kind(tile_id) in ("boat", "summerboat"))
+
+
+def _title(tile_id: str) -> str:
+    """The printed name ('Turn order 2' for a turn-order tile, the id for an unknown piece)."""
+    if tile_id in TILES:
+        tile = TILES[tile_id]
+        return f"Home {tile.number}" if tile.kind == "home" else tile.name
+    if tile_id in BOATS:
+        return BOATS[tile_id].name
+    number = _order_number(tile_id)
+    return f"Turn order {number}" if number is not None else tile_id
+
+
+def _ascii(text: str) -> str:
+    """The component wording in the characters the bundled font draws: 'pay saw, get 3 wood'."""
+    arrow = " \u2192 "
+    if text.startswith("\u2192 "):
+        text = "get " + text[2:]
+    elif arrow in text:
+        pay, gain = text.split(arrow, 1)
+        text = f"pay {pay}, get {gain}"
+    text = re.sub(r"(\w)\+(\w)", r"\1 + \2", text)  # 'iron + stone + wood' can wrap
+    return text.replace("\u2019", "'").encode("latin-1", "replace").decode("latin-1")
+
+
+def _effect(tile_id: str, up: bool) -> str:
+    """What a piece does, in a few words; '*' when it rests on Keywood's own figures (F-2)."""
+    if tile_id in TILES:
+        tile = TILES[tile_id]
+        face = tile.back if up and tile.back is not None else tile.front
+        own = reconstructed_values(tile)
+        mark = "*" if ("back" if up else "front") in own or (face.kind == "points" and "points" in own) else ""
+        return _ascii(effect_short(tile, up)) + mark
+    if tile_id in BOATS:
+        return "boat: " + _ascii(BOAT_SCORING.get(tile_id, ("?",))[0])
+    number = _order_number(tile_id)
+    if number is not None:
+        return "1 pt per connected tile"
+    return ""
+
+
+def _order_effect(number: int, players: int) -> tuple[str, bool]:
+    """A turn-order tile up for bids: what it gives and whether it carries the start-player icon."""
+    face = order_face(number, players)
+    start = face is not None and face.start_icon
+    return f"{ORDINAL.get(number, str(number))} boat pick", start
+
+
+# --- Small pieces ------------------------------------------------------------------------------------------
+
+
+def _seat_disc(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: int = 11) -> None:
+    """A player's numbered disc (seat 0 is player 1): players are told apart by number, never by colour."""
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=SEAT_FILL, outline=(255, 255, 255), width=1)
+    d.text(draw, (cx, cy), str(seat + 1), max(14, int(r * 1.25)), (255, 255, 255), bold=True, anchor="mm")
+
+
+def _worker_pill(draw: ImageDraw.ImageDraw, x: float, cy: float, colour: str, count: int | None,
+                 flat: bool = False, size: int = 15) -> int:
+    """Keyples of one colour: a round-ended pill in their colour with count and letter ('3R'); flat ones (summer
+    boats 4a, 4b) are pale with a lower-case letter. x is the left edge; returns the width."""
+    fill = KEYPLE_FILL.get(colour, d.FAINT)
+    letter = KEYPLE_LETTER.get(colour, colour[:1].upper() or "?")
+    if flat:
+        fill, letter = d.lighter(fill, 0.6), letter.lower()
+    label = f"{'' if count is None else count}{letter}"
+    w = d.text_width(label, size, True) + 10
+    h = size + 6
+    draw.rounded_rectangle((x, cy - h / 2, x + w, cy + h / 2), radius=h // 2, fill=fill, outline=d.INK, width=1)
+    d.text(draw, (x + w / 2, cy), label, size, d.ink_on(fill), bold=True, anchor="mm")
+    return w
+
+
+def _worker_pill_width(colour: str, count: int | None, size: int = 15) -> int:
+    """The width _worker_pill draws."""
+    letter = KEYPLE_LETTER.get(colour, colour[:1].upper() or "?")
+    return d.text_width(f"{'' if count is None else count}{letter}", size, True) + 10
+
+
+def _resource_chip(draw: ImageDraw.ImageDraw, x: float, cy: float, kind: str, count: int, stored: bool = False,
+                   size: int = 15) -> int:
+    """Resource counters of one kind: a square-cornered chip in their colour with count and letter ('2G'); framed
+    thick when moved onto a storage tile in play. x is the left edge; returns the width."""
+    fill = RESOURCE_FILL.get(kind, d.FAINT)
+    label = f"{count}{RESOURCE_LETTER.get(kind, kind[:1].upper())}"
+    w = d.text_width(label, size, True) + 10
+    h = size + 6
+    if stored:
+        draw.rounded_rectangle((x - 3, cy - h / 2 - 3, x + w + 3, cy + h / 2 + 3), radius=5, fill=(255, 255, 255),
+                               outline=d.INK, width=2)
+    draw.rounded_rectangle((x, cy - h / 2, x + w, cy + h / 2), radius=3, fill=fill, outline=d.INK, width=1)
+    d.text(draw, (x + w / 2, cy), label, size, d.ink_on(fill), bold=True, anchor="mm")
+    return w
+
+
+def _resource_chip_width(kind: str, count: int, size: int = 15, stored: bool = False) -> int:
+    """The width _resource_chip draws (a stored chip's frame takes 3 pixels each side)."""
+    return d.text_width(f"{count}{RESOURCE_LETTER.get(kind, kind[:1].upper())}", size, True) + 10 + (6 if stored
+                                                                                                       else 0)
+
+
+def _keyple_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, colour: str) -> None:
+    """A standing keyple (the purple start-player keyple) with its letter."""
+    fill = KEYPLE_FILL.get(colour, d.FAINT)
+    r = h * 0.19
+    top = cy - h / 2
+    w = h * 0.8
+    neck = top + 2 * r - 1
+    bottom = cy + h / 2
+    body = [(cx - w * 0.2, neck), (cx + w * 0.2, neck), (cx + w * 0.5, neck + h * 0.14),
+            (cx + w * 0.5, neck + h * 0.26), (cx + w * 0.32, neck + h * 0.3), (cx + w * 0.42, bottom),
+            (cx - w * 0.42, bottom), (cx - w * 0.32, neck + h * 0.3), (cx - w * 0.5, neck + h * 0.26),
+            (cx - w * 0.5, neck + h * 0.14)]
+    d.shape(draw, body, fill, d.INK)
+    draw.ellipse((cx - r, top, cx + r, top + 2 * r), fill=fill, outline=d.INK, width=2)
+    d.text(draw, (cx, cy + h * 0.17), KEYPLE_LETTER.get(colour, "?"), max(14, int(h * 0.36)), d.ink_on(fill),
+           bold=True, anchor="mm")
+
+
+def _chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, colour: str, count: int, flat: bool,
+          lead: bool = False) -> None:
+    """A seat's bid or use, centred on (cx, cy): the player's disc and the keyples; a leading bid is framed."""
+    w = _chip_width(colour, count)
+    x0 = cx - w / 2
+    if lead:
+        draw.rounded_rectangle((x0 - 4, cy - 15, x0 + w + 4, cy + 15), radius=8, fill=(255, 255, 255),
+                               outline=d.INK, width=3)
+    _seat_disc(draw, x0 + 11, cy, seat)
+    _worker_pill(draw, x0 + 24, cy, colour, count, flat)
+
+
+def _chip_width(colour: str, count: int) -> int:
+    """The width of a bid or use chip."""
+    return 24 + _worker_pill_width(colour, count)
+
+
+def _pill(draw: ImageDraw.ImageDraw, x: float, cy: float, label: str, fill: RGB, ink: RGB, size: int = 14) -> int:
+    """A small badge; x is its left edge; returns the width."""
+    return d.pill(draw, (x, cy), label, size, fill, ink=ink, outline=d.INK, pad=6)
+
+
+# --- Hexes ---------------------------------------------------------------------------------------------
+
+
+def _corners(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    """A flat-topped hex's corners, from the east one clockwise (screen y grows downwards)."""
+    return [(cx + r * math.cos(math.radians(60 * k)), cy + r * math.sin(math.radians(60 * k))) for k in range(6)]
+
+
+def _edge_points(cx: float, cy: float, r: float, edge: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The two corners of edge 0 N .. 5 NW."""
+    corners = _corners(cx, cy, r)
+    return corners[(4 + edge) % 6], corners[(5 + edge) % 6]
+
+
+def _outward(edge: int) -> tuple[float, float]:
+    """The unit vector from a hex's centre through the middle of an edge."""
+    angle = math.radians(270 + 60 * edge)
+    return math.cos(angle), math.sin(angle)
+
+
+def _centre(pos: Pos, r: float) -> tuple[float, float]:
+    """A village position's centre relative to the home tile's (axial, flat-topped)."""
+    q, s = pos
+    return 1.5 * r * q, SQRT3 * r * (s + q / 2)
+
+
+def _half_width(r: float, dy: float) -> float:
+    """Half the width of a flat-topped hex at dy from its centre."""
+    return max(0.0, r - abs(dy) / SQRT3)
+
+
+def _band(r: float) -> int:
+    """The thickness of a road or water band along an edge."""
+    return max(6, int(r * 0.12))
+
+
+def _hex_base(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, tile_id: str, up: bool) -> None:
+    """A piece's hex: its kind's fill, a band along every road edge (tan with dark dashes) and water edge (blue),
+    the outline (double when upgraded)."""
+    fill = KIND_FILL[_kind(tile_id)]
+    if up:
+        fill = d.darker(fill, 0.88)
+    corners = _corners(cx, cy, r)
+    draw.polygon(corners, fill=fill)
+    roads, water = _edges(tile_id)
+    band = _band(r)
+    for e in water:
+        (ax, ay), (bx, by) = _edge_points(cx, cy, r - band / 2 - 1, e)
+        draw.line((ax, ay, bx, by), fill=WATER, width=band)
+    for e in roads:
+        (ax, ay), (bx, by) = _edge_points(cx, cy, r - band / 2 - 1, e)
+        draw.line((ax, ay, bx, by), fill=ROAD, width=band)
+        for k in range(1, 8, 2):
+            t0, t1 = k / 9, (k + 1) / 9
+            draw.line((ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1),
+                      fill=ROAD_EDGE, width=2)
+    draw.line([*corners, corners[0]], fill=d.INK, width=2, joint="curve")
+    if up:
+        inner = _corners(cx, cy, r - band - 3)
+        draw.line([*inner, inner[0]], fill=d.INK, width=2, joint="curve")
+
+
+@dataclass(frozen=True)
+class HexText:
+    """What goes inside a hex besides its base: title, effect, resources, uses and a footer."""
+
+    title: str
+    effect: str = ""
+    res: Mapping[str, int] | None = None
+    stored: Mapping[str, int] | None = None
+    uses: Sequence[Use] = ()
+    footer: str = ""
+    up: bool = False
+    start_icon: bool = False
+
+
+def _rows_of(widths: Sequence[int], room: float, gap: int = 4) -> list[list[int]]:
+    """Indices packed into rows no wider than room (at least one item a row)."""
+    rows: list[list[int]] = [[]]
+    used = 0.0
+    for i, w in enumerate(widths):
+        if rows[-1] and used + gap + w > room:
+            rows.append([])
+            used = 0.0
+        used += (gap if rows[-1] else 0) + w
+        rows[-1].append(i)
+    return rows if rows[0] else []
+
+
+def _title_lines(title: str, r: float) -> tuple[int, list[str]]:
+    """A hex's title: one line (17 down to 14 px) across the middle of the title zone, else two lines narrow
+    enough for its top, else ellipsized."""
+    band = _band(r)
+    one = 2 * _half_width(r, r * 0.5) - 2 * band - 4
+    two = 2 * _half_width(r, r * 0.72) - 2 * band
+    for size in (16, 15, 14):
+        if d.text_width(title, size, True) <= one:
+            return size, [title]
+        lines = d.wrap(title, size, int(two), bold=True)
+        if len(lines) == 2 and all(d.text_width(x, size, True) <= one for x in lines):
+            return size, lines
+    lines = d.wrap(title, 14, int(two), bold=True)
+    return 14, [lines[0], d.ellipsize(" ".join(lines[1:]), 14, int(one), bold=True)] if len(lines) > 1 else lines
+
+
+Token = tuple[str, Any]  # ("res", (kind, count, stored)) or ("use", (seat, [(colour, count, flat), ...]))
+
+
+def _tokens(body: HexText) -> list[Token]:
+    """What lies on a tile: resource counters by kind (those stored apart), then the uses, a seat's uses in a row
+    merged behind one disc."""
+    res = {k: int(v) for k, v in (body.res or {}).items() if int(v)}
+    stored = {k: min(int(v), res.get(k, 0)) for k, v in (body.stored or {}).items() if int(v)}
+    tokens: list[Token] = []
+    for kind in [*RESOURCES, *sorted(k for k in res if k not in RESOURCES)]:
+        n, s = res.get(kind, 0), stored.get(kind, 0)
+        if n - s:
+            tokens.append(("res", (kind, n - s, False)))
+        if s:
+            tokens.append(("res", (kind, s, True)))
+    for seat, colour, n, flat in body.uses:
+        last = tokens[-1] if tokens else None
+        if last is not None and last[0] == "use" and last[1][0] == seat:
+            last[1][1].append((colour, n, flat))
+        else:
+            tokens.append(("use", (seat, [(colour, n, flat)])))
+    return tokens
+
+
+def _token_width(token: Token) -> int:
+    """The width a token takes."""
+    kind, data = token
+    if kind == "res":
+        return _resource_chip_width(data[0], data[1], stored=data[2])
+    return 24 + sum(_worker_pill_width(c, n) for c, n, _ in data[1]) + 3 * (len(data[1]) - 1)
+
+
+def _token(draw: ImageDraw.ImageDraw, x: float, cy: float, token: Token) -> None:
+    """Draw a token with its left edge at x."""
+    kind, data = token
+    if kind == "res":
+        _resource_chip(draw, x + (3 if data[2] else 0), cy, data[0], data[1], data[2])
+        return
+    _seat_disc(draw, x + 11, cy, data[0])
+    x += 24
+    for colour, n, flat in data[1]:
+        x += _worker_pill(draw, x, cy, colour, n, flat) + 3
+
+
+def _hex_text(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, body: HexText) -> None:
+    """Title at the top; resources, uses and as much of the effect as fits in the middle; the footer (UP,
+    coordinates) at the bottom."""
+    band = _band(r)
+    size, lines = _title_lines(body.title, r)
+    line_h = d.line_height(size)
+    ty = cy - r * 0.48 - line_h * len(lines) / 2
+    for line in lines:
+        d.text(draw, (cx, ty + line_h / 2), line, size, d.INK, bold=True, anchor="mm")
+        ty += line_h
+    has_footer = bool(body.footer or body.up)
+    body_top = cy - r * 0.20
+    room = 2 * _half_width(r, r * 0.3) - 2 * band - 6
+    tokens = _tokens(body)
+    widths = [_token_width(t) for t in tokens]
+    rows = _rows_of(widths, room, 5)
+    row_h = 24
+    needed = row_h * len(rows)
+    footer_y = cy + r * 0.86 * 0.80 - 2
+    body_bottom = footer_y - 11 if has_footer else cy + r * 0.66
+    if has_footer and needed > body_bottom - body_top:  # what lies on the tile comes first
+        has_footer = False
+        body_bottom = cy + r * 0.66
+    free = body_bottom - body_top - needed
+    y = body_top + max(0.0, free / 2)
+    icon = r * 0.28 if body.start_icon else 0.0
+    if body.start_icon:
+        _keyple_icon(draw, cx - r * 0.56, cy + r * 0.1, 30, "purple")
+    if body.effect and free >= d.line_height(14):
+        ew = 2 * _half_width(r, r * 0.35) - 2 * band - 8 - icon
+        keep = min(3, int(free // d.line_height(14)))
+        esize, elines = d.fit(body.effect, int(ew), keep * d.line_height(14), 15, 14)
+        if elines and elines[-1].endswith("...") and tokens:
+            elines = []  # a cut effect gives way to what lies on the tile
+        eh = len(elines) * d.line_height(esize)
+        y = body_top + max(0.0, (free - eh) / 2)
+        for line in elines:
+            d.text(draw, (cx + icon / 2, y), line, esize, (64, 60, 54), anchor="ma")
+            y += d.line_height(esize)
+        y += 2
+    for row in rows:
+        x = cx - (sum(widths[i] for i in row) + 5 * (len(row) - 1)) / 2
+        for i in row:
+            _token(draw, x, y + row_h / 2, tokens[i])
+            x += widths[i] + 5
+        y += row_h
+    if has_footer:
+        up_w = d.pill_width("UP", 14, pad=5) if body.up else 0
+        text_w = d.text_width(body.footer, 14) if body.footer else 0
+        total = up_w + text_w + (4 if up_w and text_w else 0)
+        x = cx - total / 2
+        if body.up:
+            x += d.pill(draw, (x, footer_y), "UP", 14, d.INK, ink=(255, 255, 255), pad=5) + 4
+        if body.footer:
+            d.text(draw, (x, footer_y), body.footer, 14, (60, 56, 50), anchor="lm")
+
+
+# --- Entry points --------------------------------------------------------------------------------------
+
+
+def render(public_view: View) -> bytes:
+    """The table as PNG bytes. Raises ValueError on a seat's (private) view."""
+    check_public(public_view)
+    view = public_view
+    header_h = _header_height(view)
+    auction_h = _auction_height(view)
+    boats_h = _boats_height(view)
+    rows = _player_rows(view)
+    players_h = sum(h for _, h in rows) + GAP * max(0, len(rows) - 1)
+    legend_h = _legend_height(view)
+    parts = [header_h, auction_h, boats_h, players_h, legend_h]
+    height = 2 * MARGIN + sum(parts) + GAP * (sum(1 for p in parts if p) - 1)
+    image, draw = d.canvas(WIDTH, height)
+    y = MARGIN
+    _header(draw, view, (MARGIN, y, WIDTH - MARGIN, y + header_h))
+    y += header_h + GAP
+    if auction_h:
+        _auction(draw, view, (MARGIN, y, WIDTH - MARGIN, y + auction_h))
+        y += auction_h + GAP
+    if boats_h:
+        _boats(draw, view, (MARGIN, y, WIDTH - MARGIN, y + boats_h))
+        y += boats_h + GAP
+    for panels, row_h in rows:
+        x = MARGIN
+        spare = (INNER - sum(p.width for p in panels) - GAP * (len(panels) - 1)) // len(panels)
+        for panel in panels:
+            w = panel.width + spare
+            _player(draw, view, panel, (x, y, x + w, y + row_h))
+            x += w + GAP
+        y += row_h + GAP
+    _legend(draw, view, (MARGIN, y, WIDTH - MARGIN, y + legend_h))
+    return d.to_png(image)
+
+
+def render_scoreboard(scoreboard: Scoreboard) -> bytes:
+    """The scoreboard as PNG bytes: players best first, each with its numbered disc, score lines and total."""
+    return d.scoreboard_png(scoreboard, lambda seat: SEAT_FILL, _score_badge)
+
+
+def _score_badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], seat: int, ink: RGB) -> None:
+    """The player's number before a name on the scoreboard."""
+    x, y = xy
+    draw.ellipse((x, y, x + 32, y + 32), fill=(255, 255, 255), outline=ink, width=2)
+    d.text(draw, (x + 16, y + 16), str(seat + 1), 20, SEAT_FILL, bold=True, anchor="mm")
+
+
+# --- Header --------------------------------------------------------------------------------------------
+
+
+def _header_height(view: View) -> int:
+    """The header: title line, the waiting sentence (up to two lines), the supplies line."""
+    lines = d.wrap(_waiting(view), 20, INNER - 2 * PAD)
+    return 16 + 36 + 8 + 26 * min(2, max(1, len(lines))) + 8 + 34 + 12
+
+
+def _waiting(view: View) -> str:
+    """The engine's 'waiting for ...' sentence, capitalised."""
+    text = str(view.get("waiting_for") or "")
+    return text[:1].upper() + text[1:]
+
+
+def _header(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
+    """Title, season and phase; the start player with the purple keyple; whom we wait for; the supplies."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=d.GRID, width=2)
+    cy = y0 + 16 + 18
+    x = x0 + PAD
+    x += d.pill(draw, (x, cy), "KEYFLOWER", 20, (70, 40, 110), ink=(255, 255, 255), pad=10) + 10
+    season = str(view.get("season") or "?")
+    fill = d.SEASON_FILL.get(season, d.FAINT)
+    x += d.pill(draw, (x, cy), season.capitalize(), 20, fill, pad=10) + 14
+    phase = str(view.get("phase") or "")
+    d.text(draw, (x, cy), PHASE_LABEL.get(phase, phase), 20, bold=True, anchor="lm")
+    start = view.get("start_player")
+    if isinstance(start, int):
+        name = d.ellipsize(_name(view, start), 20, 260, bold=True)
+        nx = x1 - PAD - d.text_width(name, 20, True)
+        d.text(draw, (nx, cy), name, 20, bold=True, anchor="lm")
+        _seat_disc(draw, nx - 18, cy, start, 12)
+        _keyple_icon(draw, nx - 48, cy, 32, "purple")
+        d.text(draw, (nx - 68, cy), "Start player", 18, d.MUTED, anchor="rm")
+    y = y0 + 16 + 36 + 8
+    lines = d.wrap(_waiting(view), 20, INNER - 2 * PAD)
+    if len(lines) > 2:
+        lines = [lines[0], d.ellipsize(" ".join(lines[1:]), 20, INNER - 2 * PAD)]
+    for line in lines or [""]:
+        d.text(draw, (x0 + PAD, y), line, 20)
+        y += 26
+    _supplies(draw, view, x0 + PAD, y + 8 + 17)
+
+
+def _supplies(draw: ImageDraw.ImageDraw, view: View, x: float, cy: float) -> None:
+    """The bag's size, the green supply, the skill pile, the resource supply and the stacks still to come."""
+    x += d.text(draw, (x, cy), "Bag", 17, d.MUTED, anchor="lm") + 6
+    x += d.text(draw, (x, cy), f"{int(view.get('bag') or 0)} workers", 18, bold=True, anchor="lm") + 22
+    x += d.text(draw, (x, cy), "Green supply", 17, d.MUTED, anchor="lm") + 6
+    x += _worker_pill(draw, x, cy, "green", int(view.get("greens") or 0), size=16) + 22
+    x += d.text(draw, (x, cy), "Skill pile", 17, d.MUTED, anchor="lm") + 6
+    x += d.text(draw, (x, cy), str(int(view.get("skill_pile") or 0)), 18, bold=True, anchor="lm") + 22
+    x += d.text(draw, (x, cy), "Resources", 17, d.MUTED, anchor="lm") + 6
+    supply: Mapping[str, int] = view.get("supply") or {}
+    for kind in RESOURCES:
+        x += _resource_chip(draw, x, cy, kind, int(supply.get(kind, 0)), size=16) + 4
+        x += d.text(draw, (x, cy), kind, 15, d.MUTED, anchor="lm") + 10
+    stacks: Mapping[str, int] = view.get("stacks") or {}
+    coming = {"spring": ("summer", "autumn"), "summer": ("autumn",)}.get(str(view.get("season")), ())
+    shown = [f"{s} {int(stacks[s])}" for s in coming if s in stacks]
+    if shown:
+        x += 12
+        d.text(draw, (x, cy), "Tiles stacked: " + ", ".join(shown), 17, d.MUTED, anchor="lm")
+
+
+# --- Auction and turn-order tiles --------------------------------------------------------------------------
+
+
+def _locations(view: View) -> list[str]:
+    """The locations with bids shown in the auction panel: the season's tiles, then the turn-order tiles (while
+    they are bid for and until boats have been picked)."""
+    auction = [str(t) for t in view.get("auction") or []]
+    phase = view.get("phase")
+    orders = [f"order-{int(n)}" for n in view.get("order_tiles") or []] if phase in ("turns", "boats") else []
+    return auction + orders
+
+
+def _cells_per_row() -> int:
+    """Auction cells side by side."""
+    return (INNER - 2 * PAD) // CELL_W
+
+
+def _auction_height(view: View) -> int:
+    """The auction panel: title, a note, rows of cells; 0 when nothing is up."""
+    locs = _locations(view)
+    if not locs:
+        return 90 if view.get("phase") == "winter-choice" else 0
+    rows = -(-len(locs) // _cells_per_row())
+    return 44 + rows * CELL_H + 8
+
+
+def _auction(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
+    """The season's tiles up for auction and the turn-order tiles, each with its bids on the bidders' edges and
+    the workers using it."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=d.GRID, width=2)
+    season = str(view.get("season") or "")
+    auction = [str(t) for t in view.get("auction") or []]
+    players = len(_names(view))
+    if view.get("phase") == "winter-choice" and not auction:
+        d.text(draw, (x0 + PAD, y0 + 22), "WINTER TILES", 20, bold=True, anchor="lm")
+        choosing = [_name(view, int(s)) for s in view.get("to_act") or []]
+        note = "Each player secretly picks at least one winter tile from their hand to put up for auction"
+        note += f"; still choosing: {', '.join(choosing)}." if choosing else "."
+        d.text_box(draw, (x0 + PAD, y0 + 40, x1 - PAD, y1 - 8), note, 18, 15, align="left", valign="top")
+        return
+    title = f"UP FOR AUCTION: {season.upper()} TILES ({len(auction)})" if auction else "TURN-ORDER TILES"
+    tw = d.text(draw, (x0 + PAD, y0 + 22), title, 20, bold=True, anchor="lm")
+    note = ("a bid sits on its bidder's edge: disc = player number (edges in the legend); the leading bid is "
+            "framed; workers on a tile are its uses")
+    d.text(draw, (x0 + PAD + tw + 16, y0 + 22), d.ellipsize(note, 15, x1 - x0 - 2 * PAD - tw - 16), 15, d.MUTED,
+           anchor="lm")
+    per_row = _cells_per_row()
+    locs = _locations(view)
+    for i, loc in enumerate(locs):
+        row, col = divmod(i, per_row)
+        in_row = min(per_row, len(locs) - row * per_row)
+        left = x0 + (x1 - x0 - in_row * CELL_W) // 2
+        cx = left + col * CELL_W + CELL_W / 2
+        cy = y0 + 44 + row * CELL_H + CELL_H / 2
+        _auction_cell(draw, view, loc, cx, cy, players)
+
+
+def _auction_cell(draw: ImageDraw.ImageDraw, view: View, loc: str, cx: float, cy: float, players: int) -> None:
+    """One location: its hex with title, effect and uses, and a chip outside each bidder's edge."""
+    r = AUCTION_R
+    number = _order_number(loc)
+    uses = _uses(view, loc)
+    start_icon = False
+    if number is not None:
+        effect, start_icon = _order_effect(number, players)
+    else:
+        effect = _effect(loc, False)
+    footer = "start player" if start_icon else ""
+    if uses and _usable(loc):
+        placed = sum(u[2] for u in uses)
+        need = uses[-1][2] + 1
+        footer = f"next use {need}+" if placed + need <= 6 else "full (6)"
+    _hex_base(draw, cx, cy, r, loc, False)
+    _hex_text(draw, cx, cy, r, HexText(_title(loc), effect, uses=uses, footer=footer, start_icon=start_icon))
+    bids = _bids(view, loc)
+    lead = _leader(bids)
+    for seat, colour, count, flat in bids:
+        bx, by = _bid_centre(cx, cy, r, _edge_of(seat, players), _chip_width(colour, count))
+        _chip(draw, bx, by, seat, colour, count, flat, lead=seat == lead)
+
+
+def _bid_centre(cx: float, cy: float, r: float, edge: int, width: int) -> tuple[float, float]:
+    """Where a bid chip of this width sits: just outside its edge, clear of the hex."""
+    ux, uy = _outward(edge)
+    apothem = r * SQRT3 / 2
+    if edge in (0, 3):
+        return cx, cy + uy * (apothem + 19)
+    side = 1 if ux > 0 else -1
+    return cx + ux * (apothem + 6) + side * (width / 2 + 4), cy + uy * (apothem + 6)
+
+
+def _usable(tile_id: str) -> bool:
+    """Whether a tile up for auction may be used for its output (not winter, summer boat, storage, points)."""
+    tile = TILES.get(tile_id)
+    return tile is not None and tile.kind not in ("winter", "summerboat") and tile.front.kind in ("produce",
+                                                                                                   "transport")
+
+
+# --- Boats ---------------------------------------------------------------------------------------------
+
+
+def _boats_height(view: View) -> int:
+    """The boats panel (0 without boats)."""
+    boats = view.get("boats") or []
+    if not boats:
+        return 0
+    return 44 + BOAT_CARD_H + 10
+
+
+def _picking(view: View) -> list[int]:
+    """Who picks a boat, in order, among those yet to pick (the view's `picking`; reference §7)."""
+    return [int(s) for s in view.get("picking") or []]
+
+
+def _boats(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
+    """One card per boat: its name and face, the workers by colour and skills by kind on it (in winter its
+    scoring), and who took it."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=d.GRID, width=2)
+    season = str(view.get("season") or "")
+    face = BOAT_FACE.get(season, "a")
+    winter = season == "winter"
+    face_text = "summer face (b)" if season == "summer" else "winter face (b)" if winter else "spring/autumn face (a)"
+    tw = d.text(draw, (x0 + PAD, y0 + 22), "BOATS", 20, bold=True, anchor="lm")
+    note = face_text + ("; taken as village tiles at the end of winter" if winter else
+                        "; picked in turn order at the end of the season")
+    if view.get("phase") == "boats":
+        order = _picking(view)
+        if order:
+            note += ". Picking: " + ", ".join(f"{s + 1} {_name(view, s)}" for s in order)
+    d.text(draw, (x0 + PAD + tw + 14, y0 + 22), d.ellipsize(note, 16, x1 - x0 - 2 * PAD - tw - 14), 16, d.MUTED,
+           anchor="lm")
+    boats: Sequence[Mapping[str, Any]] = view.get("boats") or []
+    n = max(4, len(boats))
+    card_w = (x1 - x0 - 2 * PAD - 10 * (n - 1)) // n
+    for i, boat in enumerate(boats):
+        bx = x0 + PAD + i * (card_w + 10)
+        _boat_card(draw, view, boat, (bx, y0 + 44, bx + card_w, y0 + 44 + BOAT_CARD_H), face, winter)
+
+
+def _boat_card(draw: ImageDraw.ImageDraw, view: View, boat: Mapping[str, Any], box: Box, face: str,
+               winter: bool) -> None:
+    """A boat: name, load or winter scoring, taker."""
+    x0, y0, x1, y1 = box
+    boat_id = str(boat.get("id"))
+    taken = boat.get("taken")
+    fill = KIND_FILL["boat"] if taken is None else d.lighter(KIND_FILL["boat"], 0.6)
+    draw.rounded_rectangle(box, radius=10, fill=fill, outline=d.INK if taken is None else d.FAINT, width=2)
+    name = BOATS[boat_id].name if boat_id in BOATS else boat_id
+    d.text(draw, (x0 + 10, y0 + 16), d.ellipsize(name, 18, x1 - x0 - 50, bold=True), 18, bold=True, anchor="lm")
+    d.text(draw, (x1 - 10, y0 + 16), face, 16, d.MUTED, bold=True, anchor="rm")
+    workers: Mapping[str, int] = boat.get("workers") or {}
+    raw_skills = boat.get("skills")
+    skills: Mapping[str, int] = raw_skills if isinstance(raw_skills, Mapping) else {}
+    skill_total = sum(int(v) for v in skills.values()) if skills else int(raw_skills or 0)
+    y = y0 + 42
+    if isinstance(taken, int) and not winter:
+        d.text(draw, (x0 + 10, y), "load taken", 15, d.MUTED, anchor="lm")
+    elif winter:
+        text = "winter: " + _ascii(BOAT_SCORING.get(boat_id, ("?",))[0])
+        d.text_box(draw, (x0 + 10, y0 + 30, x1 - 10, y0 + 88), text, 16, 14, align="left", valign="top")
+    else:
+        x = x0 + 10
+        total = sum(int(v) for v in workers.values())
+        x += d.text(draw, (x, y), f"{total} workers", 15, d.MUTED, anchor="lm") + 6
+        for colour in [*KEYPLE_COLOURS, *sorted(c for c in workers if c not in KEYPLE_COLOURS)]:
+            count = int(workers.get(colour, 0))
+            if count and x + _worker_pill_width(colour, count) <= x1 - 6:
+                x += _worker_pill(draw, x, y, colour, count) + 4
+        y += 25
+        words = ", ".join(f"{k} {int(skills[k])}" for k in [*SKILLS, *sorted(s for s in skills if s not in SKILLS)]
+                          if int(skills.get(k, 0)))
+        text = f"{skill_total} skill{'' if skill_total == 1 else 's'}" + (f": {words}" if words else "")
+        d.text(draw, (x0 + 10, y), d.ellipsize(text, 15, x1 - x0 - 20), 15, anchor="lm")
+    ty = y1 - 17
+    if isinstance(taken, int):
+        d.text(draw, (x0 + 10, ty), "taken by", 15, d.MUTED, anchor="lm")
+        _seat_disc(draw, x0 + 86, ty, taken)
+        d.text(draw, (x0 + 102, ty), d.ellipsize(_name(view, taken), 16, x1 - x0 - 110, bold=True), 16, bold=True,
+               anchor="lm")
+    else:
+        d.text(draw, (x0 + 10, ty), "not taken", 15, d.MUTED, anchor="lm")
+
+
+# --- Players -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One player's panel: its seat, the hex size, the village's placed and open positions, and its size."""
+
+    seat: int
+    r: float
+    placed: dict[Pos, Mapping[str, Any]]
+    slots: tuple[Pos, ...]
+    width: int
+    height: int
+    info_rows: int
+
+
+def _village(view: View, seat: int) -> dict[Pos, Mapping[str, Any]]:
+    """A seat's placed tiles by position."""
+    villages: Sequence[Mapping[str, Mapping[str, Any]]] = view.get("villages") or []
+    village = villages[seat] if seat < len(villages) else {}
+    found: dict[Pos, Mapping[str, Any]] = {}
+    for key, placed in village.items():
+        pos = _pos(str(key))
+        if pos is not None:
+            found[pos] = placed
+    return found
+
+
+def _won(view: View, seat: int) -> list[str]:
+    """The tiles a seat has won and not placed yet."""
+    won: Sequence[Sequence[str]] = view.get("won") or []
+    return [str(t) for t in won[seat]] if seat < len(won) else []
+
+
+def _open_slots(view: View, seat: int, placed: Mapping[Pos, Mapping[str, Any]]) -> tuple[Pos, ...]:
+    """Where the seat's won tiles may go, while villages grow (edges matching; summer boat 2a: anywhere)."""
+    won = _won(view, seat)
+    if view.get("phase") != "place" or not won or not placed:
+        return ()
+    village = {p: vg.Placed(str(v.get("tile")), bool(v.get("up"))) for p, v in placed.items()}
+    owned = [str(v.get("tile")) for v in placed.values()] + won
+    free = any(t.startswith("summerboat-") and t.endswith("2a") for t in owned)
+    spots: set[Pos] = set()
+    for tile_id in won:
+        spots.update(vg.places(village, tile_id, _sides, free) or vg.places(village, tile_id, _sides, True))
+    return tuple(sorted(spots))
+
+
+def _extent(positions: Sequence[Pos], r: float) -> tuple[float, float, float, float]:
+    """The pixel box (left, top, right, bottom) of hexes at these positions, relative to the home tile's centre."""
+    xs = [_centre(p, r)[0] for p in positions]
+    ys = [_centre(p, r)[1] for p in positions]
+    return min(xs) - r, min(ys) - r * SQRT3 / 2, max(xs) + r, max(ys) + r * SQRT3 / 2
+
+
+def _info_rows(view: View, seat: int) -> int:
+    """Rows of facts under a panel's name: the screen, and (when any) the tiles to place, the opened screen."""
+    rows = 1
+    if _won(view, seat):
+        rows += 1
+    if _opened(view, seat) is not None:
+        rows += 1
+    return rows
+
+
+def _opened(view: View, seat: int) -> Mapping[str, Any] | None:
+    """The seat's screen as opened for the final count (game over only)."""
+    opened: Sequence[Mapping[str, Any]] = view.get("screens_opened") or []
+    return opened[seat] if seat < len(opened) else None
+
+
+def _panel(view: View, seat: int) -> Panel:
+    """Measure one player's panel at the largest hex size (up to VILLAGE_R) that fits the width."""
+    placed = _village(view, seat)
+    slots = _open_slots(view, seat, placed)
+    positions = [*placed, *slots] or [(0, 0)]
+    r = float(VILLAGE_R)
+    left, top, right, bottom = _extent(positions, r)
+    if right - left + 2 * PAD > INNER:
+        r = max(MIN_VILLAGE_R, r * (INNER - 2 * PAD) / (right - left))
+        left, top, right, bottom = _extent(positions, r)
+    rows = _info_rows(view, seat)
+    width = max(PANEL_MIN_W, int(right - left) + 2 * PAD)
+    height = PANEL_HEAD_H + rows * INFO_ROW_H + 8 + int(bottom - top) + PAD
+    return Panel(seat, r, placed, slots, width, height, rows)
+
+
+def _player_rows(view: View) -> list[tuple[list[Panel], int]]:
+    """The panels in seat order, packed into rows of the image's width; each row with its height."""
+    rows: list[tuple[list[Panel], int]] = []
+    current: list[Panel] = []
+    for seat in range(len(_names(view))):
+        panel = _panel(view, seat)
+        if current and sum(p.width for p in current) + GAP * len(current) + panel.width > INNER:
+            rows.append((current, max(p.height for p in current)))
+            current = []
+        current.append(panel)
+    if current:
+        rows.append((current, max(p.height for p in current)))
+    return rows
+
+
+def _player(draw: ImageDraw.ImageDraw, view: View, panel: Panel, box: Box) -> None:
+    """A player's panel: number, name and badges; the public counts; tiles to place; the village."""
+    x0, y0, x1, y1 = box
+    seat = panel.seat
+    to_act = seat in {int(s) for s in view.get("to_act") or []}
+    draw.rounded_rectangle(box, radius=14, fill=TO_ACT_FILL if to_act else d.PANEL,
+                           outline=d.HIGHLIGHT if to_act else d.GRID, width=4 if to_act else 2)
+    cy = y0 + PANEL_HEAD_H / 2 + 2
+    _seat_disc(draw, x0 + PAD + 15, cy, seat, 15)
+    x = x0 + PAD + 38
+    name_room = x1 - x - 230
+    x += d.text(draw, (x, cy), d.ellipsize(_name(view, seat), 22, max(80, name_room), bold=True), 22, bold=True,
+                anchor="lm") + 10
+    if to_act:
+        x += _pill(draw, x, cy, "TO ACT", d.HIGHLIGHT, (255, 255, 255)) + 6
+    if view.get("start_player") == seat:
+        _keyple_icon(draw, x + 12, cy, 30, "purple")
+        x += 28 + _pill(draw, x + 28, cy, "START", KEYPLE_FILL["purple"], (255, 255, 255)) + 6
+    players = len(_names(view))
+    edge = EDGE_NAMES[_edge_of(seat, players)]
+    d.text(draw, (x1 - PAD, cy), f"bids on edge {edge}", 15, d.MUTED, anchor="rm")
+    y = y0 + PANEL_HEAD_H + INFO_ROW_H / 2
+    screens = _seat_count(view, "screens", seat)
+    skills = _seat_count(view, "skills_held", seat)
+    winter = _seat_count(view, "winter_in_hand", seat)
+    facts = [("Screen", f"{screens} worker{'' if screens == 1 else 's'}, {skills} skill{'' if skills == 1 else 's'}"),
+             ("Winter tiles in hand", str(winter))]
+    x = x0 + PAD
+    for label, value in facts:
+        x += d.text(draw, (x, y), label, 16, d.MUTED, anchor="lm") + 6
+        x += d.text(draw, (x, y), value, 17, bold=True, anchor="lm") + 20
+    y += INFO_ROW_H
+    opened = _opened(view, seat)
+    if opened is not None:
+        x = x0 + PAD + d.text(draw, (x0 + PAD, y), "Opened:", 16, d.MUTED, anchor="lm") + 8
+        workers: Mapping[str, int] = opened.get("workers") or {}
+        for colour in [*KEYPLE_COLOURS, *sorted(c for c in workers if c not in KEYPLE_COLOURS)]:
+            if int(workers.get(colour, 0)):
+                x += _worker_pill(draw, x, y, colour, int(workers[colour])) + 4
+        held: Mapping[str, int] = opened.get("skills") or {}
+        words = ", ".join(f"{k} {int(held[k])}" for k in SKILLS if int(held.get(k, 0)))
+        d.text(draw, (x + 8, y), d.ellipsize(words or "no skills", 16, max(40, int(x1 - x - 20))), 16,
+               anchor="lm")
+        y += INFO_ROW_H
+    won = _won(view, seat)
+    if won:
+        x = x0 + PAD + d.text(draw, (x0 + PAD, y), "Won, to place:", 16, d.MUTED, anchor="lm") + 8
+        text = ", ".join(_title(t) for t in won)
+        d.text(draw, (x, y), d.ellipsize(text, 17, int(x1 - PAD - x), bold=True), 17, bold=True, anchor="lm")
+    top = y0 + PANEL_HEAD_H + panel.info_rows * INFO_ROW_H + 8
+    _village_hexes(draw, view, panel, (x0, top, x1, y1 - PAD))
+
+
+def _village_hexes(draw: ImageDraw.ImageDraw, view: View, panel: Panel, box: Box) -> None:
+    """A village centred in the box: open places (dashed, with their coordinates) and placed tiles."""
+    x0, y0, x1, y1 = box
+    r = panel.r
+    positions = [*panel.placed, *panel.slots] or [(0, 0)]
+    left, top, right, _ = _extent(positions, r)
+    ox = (x0 + x1) / 2 - (left + right) / 2
+    oy = y0 - top
+    for pos in panel.slots:
+        cx, cy = _centre(pos, r)
+        corners = _corners(ox + cx, oy + cy, r - 3)
+        for k in range(6):
+            (ax, ay), (bx, by) = corners[k], corners[(k + 1) % 6]
+            for t in range(0, 10, 2):
+                draw.line((ax + (bx - ax) * t / 10, ay + (by - ay) * t / 10, ax + (bx - ax) * (t + 1) / 10,
+                           ay + (by - ay) * (t + 1) / 10), fill=SLOT_INK, width=2)
+        d.text(draw, (ox + cx, oy + cy), f"{pos[0]}/{pos[1]}", 16, SLOT_INK, bold=True, anchor="mm")
+    tiles = sorted(panel.placed.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+    for pos, placed in tiles:
+        cx, cy = _centre(pos, r)
+        _hex_base(draw, ox + cx, oy + cy, r, str(placed.get("tile")), bool(placed.get("up")))
+    for pos, placed in tiles:
+        cx, cy = _centre(pos, r)
+        tile_id = str(placed.get("tile"))
+        up = bool(placed.get("up"))
+        body = HexText(_title(tile_id), _effect(tile_id, up), res=placed.get("res") or {},
+                       stored=placed.get("stored") or {}, uses=_uses(view, tile_id), footer=f"{pos[0]}/{pos[1]}",
+                       up=up)
+        _hex_text(draw, ox + cx, oy + cy, r, body)
+
+
+# --- Legend --------------------------------------------------------------------------------------------
+
+
+def _legend_height(view: View) -> int:
+    """Three lines of keys."""
+    return 3 * 34 + 16
+
+
+def _legend(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
+    """Keyple and resource letters, edges, badges, the bid edges of each player."""
+    x0, y0, x1, _ = box
+    draw.rounded_rectangle(box, radius=12, fill=d.PANEL, outline=d.GRID, width=2)
+    y = y0 + 8 + 17
+    x = x0 + PAD
+    x += d.text(draw, (x, y), "Keyples", 17, bold=True, anchor="lm") + 12
+    for colour in KEYPLE_COLOURS:
+        x += _worker_pill(draw, x, y, colour, None) + 5
+        x += d.text(draw, (x, y), colour, 16, anchor="lm") + 14
+    _keyple_icon(draw, x + 10, y, 28, "purple")
+    x += 26 + d.text(draw, (x + 26, y), "purple: start player", 16, anchor="lm") + 18
+    x += _worker_pill(draw, x, y, "red", 3, flat=True) + 5
+    x += d.text(draw, (x, y), "lower case: laid flat (summer boat 4a/4b)", 16, anchor="lm") + 18
+    _chip(draw, x + 30, y, 1, "blue", 2, False)
+    d.text(draw, (x + 64, y), "player 2's bid or use", 16, anchor="lm")
+    y += 34
+    x = x0 + PAD
+    x += d.text(draw, (x, y), "Resources", 17, bold=True, anchor="lm") + 12
+    for kind in RESOURCES:
+        x += _resource_chip(draw, x, y, kind, 1) + 5
+        x += d.text(draw, (x, y), kind, 16, anchor="lm") + 14
+    x += _resource_chip(draw, x + 3, y, "wood", 2, stored=True) + 11
+    x += d.text(draw, (x, y), "framed: moved onto its storage tile in play (scores there)", 16, anchor="lm") + 18
+    draw.line((x, y, x + 26, y), fill=ROAD, width=9)
+    for k in (3, 11, 19):
+        draw.line((x + k, y, x + k + 4, y), fill=ROAD_EDGE, width=2)
+    x += 32 + d.text(draw, (x + 32, y), "road", 16, anchor="lm") + 14
+    draw.line((x, y, x + 26, y), fill=WATER, width=7)
+    x += 32 + d.text(draw, (x + 32, y), "water edge", 16, anchor="lm") + 14
+    x += d.pill(draw, (x, y), "UP", 14, d.INK, ink=(255, 255, 255), pad=5) + 5
+    d.text(draw, (x, y), "upgraded (double outline)", 16, anchor="lm")
+    y += 34
+    x = x0 + PAD
+    x += d.text(draw, (x, y), "Bid edges", 17, bold=True, anchor="lm") + 12
+    players = len(_names(view))
+    for seat in range(players):
+        _seat_disc(draw, x + 11, y, seat)
+        label = f"{d.ellipsize(_name(view, seat), 16, 150)} {EDGE_NAMES[_edge_of(seat, players)]}"
+        x += 26 + d.text(draw, (x + 26, y), label, 16, anchor="lm") + 16
+    note = "q/r: village coordinates (0/0 home).  *: Keywood's own figure, not public (F-2)"
+    d.text(draw, (x1 - PAD, y), d.ellipsize(note, 15, int(x1 - PAD - x - 10)), 15, d.MUTED, anchor="rm")
+
+
+__all__ = ["check_public", "render", "render_scoreboard"]
+

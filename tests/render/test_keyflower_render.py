@@ -1,0 +1,464 @@
+"""The Keyflower table image: renders tables taken from real engine games, stays under 1 MiB, is deterministic,
+reads only the public view's keys (engine/keyflower/game.py view()), refuses a seat's view, shows nothing hidden,
+and changes when something public changes.
+
+The views come from seeded random play-outs (engine.playout.random_playout), taken at chosen moments by a step
+hook: spring set-up (3 players), the busiest autumn table of a 4-player game, the busiest winter table of a
+6-player game, the boats being picked, villages growing, the secret winter choice, and the end of a 4-player game.
+Golden images live in tests/render/golden/keyflower_*.{json,png}: the JSON holds the input view (stored, so engine
+changes do not move the goldens), the PNG the image at half size (a 2x2 box average, re-encoded). Rewrite both
+after an intended change of the picture with
+    python -m pytest tests/render -q -p no:cacheprovider --regen-golden
+and look at the new PNGs before committing them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterator, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.core import PlayerScore, Scoreboard, ScoreLine
+from engine.keyflower.game import GAME
+from engine.keyflower.state import KfState
+from engine.playout import random_playout
+from render import draw as d
+from render.keyflower import WIDTH, _edge_of, _open_slots, _village, render, render_scoreboard
+from tests.render import golden_images
+from tests.render.golden_images import GOLDEN, png
+
+MiB = 1 << 20
+NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
+View = dict[str, Any]
+
+# Every key engine/keyflower/game.py view(state, None) writes, by where it sits ("villages[].*" is a village
+# entry, "places.*" a location's entry). The guard also asks whether a seat's keys are there, so those are allowed
+# at the top level.
+SPEC_KEYS: dict[str, set[str]] = {
+    "": {"game", "viewer", "names", "season", "phase", "start_player", "to_act", "waiting_for", "villages",
+         "auction", "order_tiles", "places", "boats", "bag", "greens", "skill_pile", "supply", "screens",
+         "skills_held", "winter_in_hand", "won", "stacks", "screens_opened", "passes", "picking", "pending",
+         "workers", "skills", "winter_hand", "legal"},
+    "villages[]": {"0/0"},  # any 'q/r' key: checked apart below
+    "villages[].*": {"tile", "up", "res", "stored"},
+    "villages[].*.res": {"gold", "iron", "stone", "wood"},
+    "villages[].*.stored": {"gold", "iron", "stone", "wood"},
+    "places": set(),  # any location: checked apart below
+    "places.*": {"bids", "uses"},
+    "places.*.bids": set(),  # any seat
+    "boats[]": {"id", "workers", "skills", "taken"},
+    "boats[].workers": {"blue", "red", "yellow", "green"},
+    "boats[].skills": {"anvil", "pick", "saw"},
+    "supply": {"gold", "iron", "stone", "wood"},
+    "stacks": {"summer", "autumn"},
+    "screens_opened[]": {"workers", "skills"},
+    "screens_opened[].workers": {"blue", "red", "yellow", "green"},
+    "screens_opened[].skills": {"anvil", "pick", "saw"},
+}
+
+
+# --- Tables from real games ----------------------------------------------------------------------------------
+
+
+def _busiest(players: int, seed: int, season: int) -> tuple[View, dict[str, Any]]:
+    """The public view (and the state) with the most bids and uses during a season's turns."""
+    best: list[Any] = [None, None, -1]
+
+    def hook(state: KfState, seat: int, action: Any) -> None:
+        if state.season == season and state.phase == "turns" and not state.pending:
+            view = GAME.view(state, None)
+            busy = sum(len(p["bids"]) + len(p["uses"]) for p in view["places"].values())
+            if busy > best[2]:
+                best[:] = [view, GAME.to_json(state), busy]
+
+    random_playout(GAME, NAMES[:players], seed, on_step=hook)
+    return best[0], best[1]
+
+
+def _first(players: int, seed: int, when: Callable[[KfState], bool]) -> tuple[View, dict[str, Any]]:
+    """The public view (and the state) at the first step of a game where `when` holds."""
+    found: list[tuple[View, dict[str, Any]]] = []
+
+    def hook(state: KfState, seat: int, action: Any) -> None:
+        if not found and when(state):
+            found.append((GAME.view(state, None), GAME.to_json(state)))
+
+    random_playout(GAME, NAMES[:players], seed, on_step=hook)
+    return found[0]
+
+
+def _end(players: int, seed: int) -> tuple[View, dict[str, Any]]:
+    """The public view (and the state) when a game is over."""
+    final, _ = random_playout(GAME, NAMES[:players], seed)
+    return GAME.view(final, None), GAME.to_json(final)
+
+
+BUILDERS: dict[str, Callable[[], tuple[View, dict[str, Any]]]] = {
+    "spring_3p": lambda: _first(3, 2, lambda s: True),
+    "autumn_4p": lambda: _busiest(4, 7, 2),
+    "winter_6p": lambda: _busiest(6, 5, 3),
+    "boats_4p": lambda: _first(4, 7, lambda s: s.phase == "boats" and s.season == 1),
+    "place_4p": lambda: _first(4, 7, lambda s: s.phase == "place" and s.season == 2),
+    "winter_choice_5p": lambda: _first(5, 3, lambda s: s.phase == "winter-choice"),
+    "end_4p": lambda: _end(4, 10),
+}
+SCENARIOS = tuple(BUILDERS)
+
+
+@cache
+def _built(name: str) -> tuple[View, dict[str, Any]]:
+    """A scenario's view and state, played once per test run."""
+    return BUILDERS[name]()
+
+
+def table(name: str) -> View:
+    """A fresh copy of a scenario's public view."""
+    return copy.deepcopy(_built(name)[0])
+
+
+def state_of(name: str) -> KfState:
+    """A fresh copy of a scenario's state."""
+    return GAME.from_json(copy.deepcopy(_built(name)[1]))
+
+
+@pytest.fixture(params=SCENARIOS)
+def scenario(request: pytest.FixtureRequest) -> str:
+    """Each table in turn."""
+    return str(request.param)
+
+
+def test_the_scenarios_are_what_they_say() -> None:
+    assert table("spring_3p")["season"] == "spring" and len(table("spring_3p")["names"]) == 3
+    autumn = table("autumn_4p")
+    assert autumn["season"] == "autumn" and autumn["phase"] == "turns" and len(autumn["names"]) == 4
+    assert any(p["bids"] for p in autumn["places"].values()) and any(p["uses"] for p in autumn["places"].values())
+    winter = table("winter_6p")
+    assert winter["season"] == "winter" and winter["phase"] == "turns" and len(winter["names"]) == 6
+    assert table("boats_4p")["phase"] == "boats" and table("place_4p")["phase"] == "place"
+    assert table("winter_choice_5p")["phase"] == "winter-choice"
+    assert table("end_4p")["phase"] == "over" and "screens_opened" in table("end_4p")
+
+
+# --- Every table -------------------------------------------------------------------------------------------
+
+
+def test_each_table_renders_a_png_under_a_mebibyte(scenario: str) -> None:
+    data = render(table(scenario))
+    image = png(data)
+    assert image.width == WIDTH
+    assert 900 < image.height < 4000
+    assert len(data) < MiB
+
+
+def test_the_same_view_gives_the_same_bytes(scenario: str) -> None:
+    view = table(scenario)
+    first = render(view)
+    assert render(view) == first
+    assert render(json.loads(json.dumps(view))) == first
+
+
+def test_a_view_with_only_the_bare_keys_renders() -> None:
+    view: dict[str, Any] = {"viewer": None, "names": ["Ana", "Ben"], "season": "spring", "phase": "turns"}
+    assert png(render(view)).width == WIDTH
+
+
+def test_an_unknown_tile_id_still_renders() -> None:
+    view = table("autumn_4p")
+    view["villages"][0]["1/-1"] = {"tile": "mystery", "up": False, "res": {"gold": 1}, "stored": {}}
+    view["auction"].append("mystery-2")
+    assert png(render(view)).width == WIDTH
+
+
+def test_each_seat_owns_a_different_edge() -> None:
+    for players in range(2, 7):
+        edges = [_edge_of(seat, players) for seat in range(players)]
+        assert len(set(edges)) == players and all(0 <= e < 6 for e in edges)
+    assert [_edge_of(s, 6) for s in range(6)] == [3, 4, 5, 0, 1, 2]  # S, SW, NW, N, NE, SE
+
+
+def test_open_places_are_where_the_engine_lets_won_tiles_go() -> None:
+    """While villages grow, the dashed places with coordinates are exactly the engine's `place TILE Q/R` spots."""
+    view = table("place_4p")
+    state = state_of("place_4p")
+    for seat in range(len(view["names"])):
+        spots = {tuple(int(v) for v in str(a).split()[-1].split("/")) for a in GAME.legal_actions(state, seat)
+                 if str(a).startswith("place ")}
+        assert set(_open_slots(view, seat, _village(view, seat))) == spots
+    assert not _open_slots(table("autumn_4p"), 0, _village(table("autumn_4p"), 0))
+
+
+# --- Public information only -------------------------------------------------------------------------------
+
+
+def test_a_seats_private_view_is_refused() -> None:
+    state = state_of("autumn_4p")
+    with pytest.raises(ValueError, match="public view"):
+        render(GAME.view(state, 1))
+    view = table("autumn_4p")
+    view["viewer"] = 0
+    with pytest.raises(ValueError, match="public view"):
+        render(view)
+
+
+@pytest.mark.parametrize("key", ["workers", "skills", "winter_hand", "legal"])
+def test_a_view_showing_a_screen_is_refused(key: str) -> None:
+    view = table("autumn_4p")
+    view[key] = {} if key in ("workers", "skills") else []
+    with pytest.raises(ValueError, match="public view"):
+        render(view)
+
+
+def test_hidden_things_do_not_change_the_image(scenario: str) -> None:
+    """Redrawing what nobody sees (the bag's colours, the screens, the pile, winter hands, the stacks' order)
+    keeps every public count, so the image is the same to the byte."""
+    state = state_of(scenario)
+    plain = render(GAME.view(state, None))
+    for seed in (1, 2):
+        assert render(GAME.view(GAME.resample_hidden(state, None, seed), None)) == plain
+
+
+class Recorder(Mapping[str, Any]):
+    """A read-only view that records each key read, by where it sits ("villages[].*.res")."""
+
+    def __init__(self, data: Mapping[str, Any], path: str, seen: set[tuple[str, str]]) -> None:
+        self._data = data
+        self._path = path
+        self._seen = seen
+
+    def _child(self, key: str) -> str:
+        """Where a key's value sits: village positions, locations and seats are wildcards."""
+        if self._path in ("villages[]", "places", "places.*.bids"):
+            return f"{self._path}.*"
+        return f"{self._path}.{key}".lstrip(".")
+
+    def __getitem__(self, key: str) -> Any:
+        self._seen.add((self._path, key))
+        return wrap(self._data[key], self._child(key), self._seen)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+def wrap(value: Any, path: str, seen: set[tuple[str, str]]) -> Any:
+    """Wrap mappings (and mappings inside lists) so that reading them is recorded."""
+    if isinstance(value, Mapping):
+        return Recorder(value, path, seen)
+    if isinstance(value, list):
+        return [wrap(v, path + "[]", seen) for v in value]
+    return value
+
+
+def test_only_keys_the_view_has_are_read(scenario: str) -> None:
+    seen: set[tuple[str, str]] = set()
+    view = table(scenario)
+    data = render(Recorder(view, "", seen))
+    assert data == render(view)
+    wild = ("villages[]", "places", "places.*.bids")
+    unknown = sorted(f"{path}: {key}" for path, key in seen
+                     if path not in wild and key not in SPEC_KEYS.get(path, set()))
+    assert not unknown, f"render read keys the view does not have: {unknown}"
+
+
+# --- Public changes show -----------------------------------------------------------------------------------
+
+
+def _a_bid(view: View) -> list[Any]:
+    """Some bid with workers on the table."""
+    return next(b for p in view["places"].values() for b in p["bids"].values() if b[1])
+
+
+def _an_upgradable_tile(view: View) -> dict[str, Any]:
+    """Some tile on the table not yet upgraded."""
+    return next(p for v in view["villages"] for p in v.values() if not p["up"])
+
+
+def raise_a_bid(view: View) -> None:
+    _a_bid(view)[1] += 1
+
+
+def recolour_a_bid(view: View) -> None:
+    bid = _a_bid(view)
+    bid[0] = "green" if bid[0] != "green" else "blue"
+
+
+def new_bid(view: View) -> None:
+    loc = view["auction"][0]
+    entry = view["places"].setdefault(loc, {"bids": {}, "uses": []})
+    seat = next(s for s in range(len(view["names"])) if str(s) not in entry["bids"])
+    entry["bids"][str(seat)] = ["red", 5, False]
+
+
+def flat_bid(view: View) -> None:
+    _a_bid(view)[2:] = [True]  # [colour, count, flat]
+
+
+def new_use(view: View) -> None:
+    tile = view["villages"][1]["0/0"]["tile"]
+    view["places"].setdefault(tile, {"bids": {}, "uses": []})["uses"].append([2, "yellow", 1, False])
+
+
+def more_resources(view: View) -> None:
+    res = view["villages"][0]["0/0"]["res"]
+    res["wood"] = res.get("wood", 0) + 1
+
+
+def store_a_resource(view: View) -> None:
+    placed = view["villages"][0]["0/0"]
+    placed["res"]["iron"] = placed["res"].get("iron", 0) + 1
+    more = dict(placed)
+    more["stored"] = {"iron": 1}
+    view["villages"][0]["0/0"] = more
+
+
+def upgrade(view: View) -> None:
+    _an_upgradable_tile(view)["up"] = True
+
+
+def new_start_player(view: View) -> None:
+    view["start_player"] = (view["start_player"] + 1) % len(view["names"])
+
+
+def screen_count(view: View) -> None:
+    view["screens"][0] += 1
+
+
+def skills_count(view: View) -> None:
+    view["skills_held"][1] += 1
+
+
+def winter_hand(view: View) -> None:
+    view["winter_in_hand"][2] -= 1
+
+
+def won_tile(view: View) -> None:
+    view["won"][0].append("barn")
+
+
+def boat_load(view: View) -> None:
+    view["boats"][0]["workers"]["green"] = view["boats"][0]["workers"].get("green", 0) + 1
+
+
+def boat_taken(view: View) -> None:
+    view["boats"][1]["taken"] = 3
+
+
+def bag_size(view: View) -> None:
+    view["bag"] -= 1
+
+
+def green_supply(view: View) -> None:
+    view["greens"] -= 1
+
+
+def skill_pile(view: View) -> None:
+    view["skill_pile"] += 1
+
+
+def resource_supply(view: View) -> None:
+    view["supply"]["stone"] -= 1
+
+
+def whose_turn(view: View) -> None:
+    view["to_act"] = [(view["to_act"][0] + 1) % len(view["names"])]
+
+
+CHANGES: dict[str, Callable[[View], None]] = {
+    "raise a bid": raise_a_bid, "recolour a bid": recolour_a_bid, "a new bid": new_bid, "a flat bid": flat_bid,
+    "a new use": new_use, "a resource more": more_resources, "a stored resource": store_a_resource,
+    "an upgrade": upgrade, "start player": new_start_player, "screen": screen_count, "skills": skills_count,
+    "winter hand": winter_hand, "tile won": won_tile, "boat load": boat_load, "boat taken": boat_taken,
+    "bag": bag_size, "greens": green_supply, "skill pile": skill_pile, "supply": resource_supply,
+    "whose turn": whose_turn,
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_a_public_change_changes_the_image(change: str) -> None:
+    view = table("autumn_4p")
+    plain = render(view)
+    CHANGES[change](view)
+    assert render(view) != plain
+
+
+def test_uses_vanish_once_the_seasons_turns_are_over() -> None:
+    """After the turns the workers have gone behind the screens or into the bag; the view still lists them."""
+    view = table("boats_4p")
+    plain = render(view)
+    tile = view["villages"][0]["0/0"]["tile"]
+    view["places"].setdefault(tile, {"bids": {}, "uses": []})["uses"].append([1, "red", 2, False])
+    assert render(view) == plain
+
+
+# --- Scoreboard --------------------------------------------------------------------------------------------
+
+
+def sample_scoreboard() -> Scoreboard:
+    """The final scoreboard of the end_4p game."""
+    return GAME.score(state_of("end_4p"), None)
+
+
+def test_scoreboard_renders_deterministically() -> None:
+    board = sample_scoreboard()
+    data = render_scoreboard(board)
+    assert png(data).width == 1000 and len(data) < MiB
+    assert render_scoreboard(board) == data
+    empty = render_scoreboard(Scoreboard((PlayerScore(0, "Ana", ()), PlayerScore(1, "Ben", ())), final=False))
+    assert png(empty).height < png(data).height
+
+
+# --- Golden images -----------------------------------------------------------------------------------------
+
+GOLDEN_TABLES = {"keyflower_spring_3p": "spring_3p", "keyflower_autumn_4p": "autumn_4p",
+                 "keyflower_winter_6p": "winter_6p", "keyflower_end_4p": "end_4p"}
+
+
+def half(data: bytes) -> bytes:
+    """An image at half size (2x2 box average), re-encoded the way the renderer encodes: what a golden stores."""
+    return d.to_png(png(data).convert("RGB").reduce(2))
+
+
+def scoreboard_data(board: Scoreboard) -> dict[str, Any]:
+    """A scoreboard as JSON-ready data."""
+    return {"final": board.final, "tie_break": board.tie_break,
+            "players": [{"seat": p.seat, "name": p.name, "lines": [[x.label, x.points] for x in p.lines]}
+                        for p in board.players]}
+
+
+def scoreboard_from(data: dict[str, Any]) -> Scoreboard:
+    """Rebuild a scoreboard from scoreboard_data's output."""
+    return Scoreboard(tuple(PlayerScore(p["seat"], p["name"], tuple(ScoreLine(a, b) for a, b in p["lines"]))
+                            for p in data["players"]), data["final"], data["tie_break"])
+
+
+def compare_golden(name: str, data: bytes, tmp_path: Path) -> None:
+    """Assert an image (at half size, as the goldens keep it) matches its golden PNG."""
+    golden_images.compare_golden(name, data, tmp_path, stored=half(data))
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_TABLES))
+def test_table_matches_golden(name: str, regen_golden: bool, tmp_path: Path) -> None:
+    source = GOLDEN / f"{name}.json"
+    if regen_golden:
+        source.write_text(json.dumps(table(GOLDEN_TABLES[name]), indent=1, sort_keys=True) + "\n")
+    data = render(json.loads(source.read_text()))
+    if regen_golden:
+        (GOLDEN / f"{name}.png").write_bytes(half(data))
+    compare_golden(name, data, tmp_path)
+
+
+def test_scoreboard_matches_golden(regen_golden: bool, tmp_path: Path) -> None:
+    source = GOLDEN / "keyflower_scoreboard.json"
+    if regen_golden:
+        source.write_text(json.dumps(scoreboard_data(sample_scoreboard()), indent=1) + "\n")
+    data = render_scoreboard(scoreboard_from(json.loads(source.read_text())))
+    if regen_golden:
+        (GOLDEN / "keyflower_scoreboard.png").write_bytes(half(data))
+    compare_golden("keyflower_scoreboard", data, tmp_path)
