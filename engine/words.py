@@ -6,7 +6,13 @@ round-trips by construction: parse(format(a)) == a.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
+
+from engine.core import AmbiguousAction
+
+AMBIGUOUS_LIST = 12  # the most candidates an ambiguous text is answered with; more: the text is refused
 
 
 @dataclass(frozen=True)
@@ -29,6 +35,9 @@ class Words:
         return " ".join(self.words)
 
 
+W = TypeVar("W", bound=Words)
+
+
 def lower_words(words: tuple[object, ...]) -> tuple[str, ...]:
     """Words of an action: numbers become text, text is lower case."""
     return tuple(w.lower() if isinstance(w, str) else str(w) for w in words)
@@ -37,3 +46,25 @@ def lower_words(words: tuple[object, ...]) -> tuple[str, ...]:
 def split_words(text: str) -> tuple[str, ...]:
     """Split typed text into an action's words (no check that it means anything)."""
     return tuple(text.strip().lower().replace(",", " ").split())
+
+
+def match_words(action: W, options: Sequence[W], text: str) -> W | None:
+    """The legal action typed text names: itself, or the one option it begins (`bid alehouse` for `bid alehouse
+    red` when that is the only one); None when it names none; raises AmbiguousAction when it begins several."""
+    if action in options:
+        return action
+    partial = [a for a in options if a.words[:len(action.words)] == action.words]
+    if len(partial) == 1:
+        return partial[0]
+    if 1 < len(partial) <= AMBIGUOUS_LIST:
+        raise AmbiguousAction(text, [str(a) for a in partial])
+    return None
+
+
+def waiting_phrase(names: Sequence[str], seats: Sequence[int], phrase: str) -> str:
+    """'waiting for Ana and Ben to PHRASE' ('waiting for nobody: the game is over' when no seat is to act)."""
+    people = [names[s] for s in seats]
+    if not people:
+        return "waiting for nobody: the game is over"
+    who = people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
+    return f"waiting for {who} to {phrase}"

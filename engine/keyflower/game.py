@@ -10,7 +10,6 @@ from engine.core import (
     JSON,
     SIMULTANEOUS,
     TURN,
-    AmbiguousAction,
     Decision,
     Event,
     Game,
@@ -29,6 +28,7 @@ from engine.keyflower.legal import legal, to_act
 from engine.keyflower.state import KfState
 from engine.keyflower.state import from_json as state_from_json
 from engine.keyflower.state import to_json as state_to_json
+from engine.words import match_words, waiting_phrase
 
 SKILL_KINDS = frozenset({"anvil", "pick", "saw"})
 VERBS = frozenset({"bid", "use", "move", "pass", "count", "pay", "take", "carry", "upgrade", "done", "boat", "place",
@@ -77,11 +77,7 @@ class KeyflowerGame:
 
     def waiting_for(self, state: KfState) -> str:
         """'waiting for Ana to take a turn'."""
-        people = [state.names[s] for s in to_act(state)]
-        if not people:
-            return "waiting for nobody: the game is over"
-        who = people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
-        return f"waiting for {who} to {self._phrase(state)}"
+        return waiting_phrase(state.names, to_act(state), self._phrase(state))
 
     def legal_actions(self, state: KfState, seat: int) -> list[Act]:
         """Every action this seat may take now."""
@@ -175,16 +171,10 @@ class KeyflowerGame:
         if not action.words or action.verb not in VERBS:
             raise InvalidAction(f"'{text}' is not a Keyflower action; try `bid alehouse red`, `use keywood blue`, "
                                 "`pass`.")
-        options = legal(state, seat)
-        if action in options:
-            return action
-        partial = [a for a in options if a.words[:len(action.words)] == action.words]
-        if len(partial) == 1:
-            return partial[0]
-        if 1 < len(partial) <= 12:
-            raise AmbiguousAction(text, [str(a) for a in partial])
-        self._require_legal(state, seat, action)
-        return action
+        found = match_words(action, legal(state, seat), text)
+        if found is None:
+            self._require_legal(state, seat, action)
+        return found or action
 
     def format(self, action: Act) -> str:
         """The canonical notation."""

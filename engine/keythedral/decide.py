@@ -13,6 +13,7 @@ from engine.keythedral import laws
 from engine.keythedral.flow import field_terrain
 from engine.keythedral.legal import to_act
 from engine.keythedral.state import KState
+from engine.words import waiting_phrase
 
 _PENDING = {
     "give": "choose the cubes to pay",
@@ -94,8 +95,4 @@ def public_choices(state: KState, seat: int) -> bool:
 
 def waiting_for(state: KState) -> str:
     """'waiting for Ana and Ben to play a law card ...'."""
-    people = [state.names[s] for s in to_act(state)]
-    if not people:
-        return "waiting for nobody: the game is over"
-    who = people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
-    return f"waiting for {who} to {phrase(state)}"
+    return waiting_phrase(state.names, to_act(state), phrase(state))

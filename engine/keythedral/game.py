@@ -8,7 +8,6 @@ from typing import Any
 
 from engine.core import (
     JSON,
-    AmbiguousAction,
     Decision,
     Event,
     Game,
@@ -29,6 +28,7 @@ from engine.keythedral.state import KState
 from engine.keythedral.state import from_json as state_from_json
 from engine.keythedral.state import to_json as state_to_json
 from engine.keythedral.view import view as build_view
+from engine.words import match_words
 
 RULE_END = "rules: The winner"
 
@@ -127,16 +127,10 @@ class KeythedralGame:
         if not action.words or action.verb not in explain.VERBS:
             raise InvalidAction(f"'{text}' is not a Keythedral action; try `buy 1.2`, `worker M13`, `pass`, or "
                                 "see /rules notation.")
-        options = legal(state, seat) or self.pending_answers(state, seat)
-        if action in options:
-            return action
-        partial = [a for a in options if a.words[:len(action.words)] == action.words]
-        if len(partial) == 1:
-            return partial[0]
-        if len(partial) > 1 and len(partial) <= 12:
-            raise AmbiguousAction(text, [str(a) for a in partial])
-        self._require_legal(state, seat, action)
-        return action
+        found = match_words(action, legal(state, seat) or self.pending_answers(state, seat), text)
+        if found is None:
+            self._require_legal(state, seat, action)
+        return found or action
 
     def format(self, action: Act) -> str:
         """The canonical notation."""
