@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+import tomllib
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +90,33 @@ class TomlEntry:
 def is_int(value: object) -> bool:
     """True for an integer that is not a boolean."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def data_folder(path: Path, first_file: str) -> Path:
+    """The folder holding a game's data files: path itself, its data/ subfolder, or a data file's folder."""
+    if path.is_file():
+        return path.parent
+    if path.is_dir() and not (path / first_file).exists() and (path / "data" / first_file).exists():
+        return path / "data"
+    return path
+
+
+def read_toml_files(folder: Path, names: Sequence[str]) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Parse NAME.toml for each name; returns the documents and the problems (missing folder or file, bad TOML)."""
+    docs: dict[str, dict[str, Any]] = {}
+    if not folder.is_dir():
+        return docs, [f"{folder}: not a folder"]
+    problems: list[str] = []
+    for name in names:
+        try:
+            docs[name] = tomllib.loads((folder / f"{name}.toml").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            problems.append(f"{name}.toml: missing from {folder}")
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            problems.append(f"{name}.toml: not valid TOML ({exc})")
+    return docs, problems
+
+
+def duplicates(what: str, ids: Iterable[str]) -> list[str]:
+    """One sentence per id used more than once."""
+    return [f"{what}: the id {i!r} is used {n} times; ids must be unique." for i, n in Counter(ids).items() if n > 1]

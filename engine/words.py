@@ -6,11 +6,12 @@ round-trips by construction: parse(format(a)) == a.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Generic, TypeVar
 
-from engine.core import AmbiguousAction
+from engine.core import AmbiguousAction, Event
 
 AMBIGUOUS_LIST = 12  # the most candidates an ambiguous text is answered with; more: the text is refused
 
@@ -68,3 +69,38 @@ def waiting_phrase(names: Sequence[str], seats: Sequence[int], phrase: str) -> s
         return "waiting for nobody: the game is over"
     who = people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
     return f"waiting for {who} to {phrase}"
+
+
+S = TypeVar("S")
+
+
+class WordsGame(Generic[S, W]):
+    """The part of the engine contract every word-action game writes the same way: apply on a copy or in place,
+    always after the legality check, and the notation as the words themselves."""
+
+    def _require_legal(self, state: S, seat: int, action: W) -> None:
+        """Raise IllegalAction saying why, when the action is not among the seat's legal actions."""
+        raise NotImplementedError
+
+    def _carry_out(self, state: S, seat: int, action: W) -> list[Event]:
+        """Apply a legal action to the state in place and say what happened."""
+        raise NotImplementedError
+
+    def apply(self, state: S, seat: int, action: W) -> tuple[S, list[Event]]:
+        """Return the next state and what happened; raises IllegalAction, leaving state untouched."""
+        self._require_legal(state, seat, action)
+        new = copy.deepcopy(state)
+        return new, self._carry_out(new, seat, action)
+
+    def apply_in_place(self, state: S, seat: int, action: W) -> list[Event]:
+        """Like apply, changing state itself; raises IllegalAction before changing it."""
+        self._require_legal(state, seat, action)
+        return self._carry_out(state, seat, action)
+
+    def apply_choice(self, state: S, seat: int, options: list[W], index: int) -> list[Event]:
+        """Apply options[index] in place (options being this seat's legal actions now)."""
+        return self._carry_out(state, seat, options[index])
+
+    def format(self, action: W) -> str:
+        """The canonical notation: the action's words."""
+        return str(action)

@@ -8,7 +8,6 @@ from engine.keyflower import season
 from engine.keyflower import supply as sup
 from engine.keyflower import transport as tr
 from engine.keyflower.actions import Act
-from engine.keyflower.flow import tile
 from engine.keyflower.state import Json, KfState
 from engine.keyflower.turns import face_of, output_place
 
@@ -247,5 +246,3 @@ def _resources_at(state: KfState, seat: int, pos: str) -> dict[str, int]:
     res: dict[str, int] = state.villages[seat][pos]["res"]
     return res
 
-
-__all__ = ["apply", "tile"]

@@ -9,15 +9,14 @@ Edges are numbered 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW; tiles never rotate, so ever
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine.datacheck import ComponentError as ComponentError  # the family's error, re-exported here
-from engine.datacheck import TomlEntry, is_int
+from engine.datacheck import TomlEntry, data_folder, duplicates, is_int, read_toml_files
 
 DATA_DIR = Path(__file__).parent / "data"
 FILES: tuple[str, ...] = ("tiles", "boats", "turn_order", "game")
@@ -245,31 +244,6 @@ def _is_int_list(value: object) -> bool:
 # --- Step 1: files to records ---------------------------------------------------------------------------
 
 
-def _folder(path: Path) -> Path:
-    """The folder holding the data files: path itself, its data/ subfolder, or a data file's folder."""
-    if path.is_file():
-        return path.parent
-    if path.is_dir() and not (path / "tiles.toml").exists() and (path / "data" / "tiles.toml").exists():
-        return path / "data"
-    return path
-
-
-def _read_files(folder: Path) -> tuple[dict[str, dict[str, Any]], list[str]]:
-    """Parse the four files; returns the documents and the problems (missing folder or file, bad TOML)."""
-    docs: dict[str, dict[str, Any]] = {}
-    if not folder.is_dir():
-        return docs, [f"{folder}: not a folder"]
-    problems: list[str] = []
-    for name in FILES:
-        try:
-            docs[name] = tomllib.loads((folder / f"{name}.toml").read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            problems.append(f"{name}.toml: missing from {folder}")
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            problems.append(f"{name}.toml: not valid TOML ({exc})")
-    return docs, problems
-
-
 def _tiles(doc: dict[str, Any], problems: list[str]) -> tuple[Tile, ...]:
     """tiles.toml: one [id] table per tile (per face for summer boats), in file order."""
     out: list[Tile] = []
@@ -350,7 +324,7 @@ def _game(doc: dict[str, Any], problems: list[str]) -> dict[str, Any]:
 
 def load(path: Path | None = None) -> Components:
     """Load and validate the data folder (default: the packaged data); raises ComponentError listing every problem."""
-    docs, problems = _read_files(_folder(Path(path) if path is not None else DATA_DIR))
+    docs, problems = read_toml_files(data_folder(Path(path) if path is not None else DATA_DIR, "tiles.toml"), FILES)
     if problems:
         raise ComponentError(problems)
     components = Components(
@@ -373,11 +347,6 @@ def load(path: Path | None = None) -> Components:
 def validate(c: Components) -> list[str]:
     """Return every broken count or constraint as a sentence; [] when the components are sound. Raises nothing."""
     return _check_tiles(c) + _check_boats(c) + _check_turn_order(c) + _check_game(c)
-
-
-def _duplicates(what: str, ids: Iterable[str]) -> list[str]:
-    """One sentence per id used more than once."""
-    return [f"{what}: the id {i!r} is used {n} times; ids must be unique." for i, n in Counter(ids).items() if n > 1]
 
 
 def _provenance(where: str, provenance: str) -> list[str]:
@@ -505,7 +474,7 @@ def _tile_kinds(where: str, t: Tile) -> list[str]:
 
 def _check_tiles(c: Components) -> list[str]:
     """Village tiles: ids, each tile, counts per kind, the known names, numbers and the winter scoring keys."""
-    out = _duplicates("tiles.toml", [t.id for t in c.tiles])
+    out = duplicates("tiles.toml", [t.id for t in c.tiles])
     boat_ids = {b.id for b in c.boats}
     out += [f"tiles.toml [{t.id}]: the id also names a boat; ids must be unique." for t in c.tiles if t.id in boat_ids]
     for t in c.tiles:
@@ -542,7 +511,7 @@ def _check_tiles(c: Components) -> list[str]:
 
 def _check_boats(c: Components) -> list[str]:
     """Boats: the six known ones, their player-count marks, scoring keys, contents and river sides."""
-    out = _duplicates("boats.toml", [b.id for b in c.boats])
+    out = duplicates("boats.toml", [b.id for b in c.boats])
     if len(c.boats) != len(BOAT_KEYS):
         out.append(f"boats.toml: there are {len(c.boats)} boats; the game has {len(BOAT_KEYS)} "
                    "(reference section 1).")

@@ -28,7 +28,7 @@ from engine.keyflower.legal import legal, to_act
 from engine.keyflower.state import KfState
 from engine.keyflower.state import from_json as state_from_json
 from engine.keyflower.state import to_json as state_to_json
-from engine.words import match_words, waiting_phrase
+from engine.words import WordsGame, match_words, waiting_phrase
 
 SKILL_KINDS = frozenset({"anvil", "pick", "saw"})
 VERBS = frozenset({"bid", "use", "move", "pass", "count", "pay", "take", "carry", "upgrade", "done", "boat", "place",
@@ -39,7 +39,7 @@ PHRASES = {"turns": "take a turn", "winter-choice": "choose winter tiles", "boat
            "mix": "add workers of any colours to the use"}
 
 
-class KeyflowerGame:
+class KeyflowerGame(WordsGame[KfState, Act]):
     """The Keyflower engine (base game)."""
 
     name = "keyflower"
@@ -87,20 +87,9 @@ class KeyflowerGame:
         """No answers ahead in Keyflower."""
         return []
 
-    def apply(self, state: KfState, seat: int, action: Act) -> tuple[KfState, list[Event]]:
-        """Return the next state and what happened; raises IllegalAction, leaving state untouched."""
-        self._require_legal(state, seat, action)
-        new = copy.deepcopy(state)
-        return new, apply_mod.apply(new, seat, action)
-
-    def apply_in_place(self, state: KfState, seat: int, action: Act) -> list[Event]:
-        """Like apply, changing state itself."""
-        self._require_legal(state, seat, action)
+    def _carry_out(self, state: KfState, seat: int, action: Act) -> list[Event]:
+        """Apply a legal action in place (engine.words.WordsGame)."""
         return apply_mod.apply(state, seat, action)
-
-    def apply_choice(self, state: KfState, seat: int, options: list[Act], index: int) -> list[Event]:
-        """Apply options[index] in place."""
-        return apply_mod.apply(state, seat, options[index])
 
     def check(self, state: KfState, seat: int, action: Act) -> Verdict:
         """What apply would do; a draw is described, never simulated."""
@@ -175,10 +164,6 @@ class KeyflowerGame:
         if found is None:
             self._require_legal(state, seat, action)
         return found or action
-
-    def format(self, action: Act) -> str:
-        """The canonical notation."""
-        return str(action)
 
     def public_notation(self, action: Act) -> str:
         """A winter tile chosen stays secret until revealed."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engine.keyflower import season, transport
-from engine.keyflower import supply as sup
 from engine.keyflower.actions import Act, act
 from engine.keyflower.state import KfState
 from engine.keyflower.turns import count_range, joinable, mix_actions, turn_actions
@@ -49,5 +48,3 @@ def legal(state: KfState, seat: int) -> list[Act]:
         return season.place_actions(state, seat)
     return turn_actions(state, seat)
 
-
-__all__ = ["to_act", "legal", "sup"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Event, Rng
+from engine.core import Event
 from engine.keythedral import board, flow, laws
 from engine.keythedral import supply as sup
 from engine.keythedral.actions import Act
@@ -13,7 +13,6 @@ from engine.keythedral.legal import (
     UNFENCE_COST,
     can_buy,
     craft_price,
-    final_costs,
     price_slot_sets,
 )
 from engine.keythedral.lookup import LAW_BY_KEY
@@ -312,7 +311,7 @@ def _finish_give(state: KState, ev: list[Event]) -> None:
         flow.after_action(state, ev)
     elif purpose == "trade":
         ev.append(Event(f"{name} gives the trader {sup.words(given)}.", seat))
-        _open_take(state, seat, 1, "trade", ev)
+        open_take(state, seat, 1, "trade", ev)
     elif purpose == "procure":
         space = pending["space"] - 1
         card = state.law_spaces[space]
@@ -333,7 +332,7 @@ def _finish_give(state: KState, ev: list[Event]) -> None:
         state.pending = {"kind": "start", "seat": pending["chooser"]}
 
 
-def _open_take(state: KState, seat: int, k: int, purpose: str, ev: list[Event]) -> None:
+def open_take(state: KState, seat: int, k: int, purpose: str, ev: list[Event]) -> None:
     """The seat chooses k resource cubes from the store (nothing when the store has none)."""
     if any(state.store[c] for c in sup.RESOURCES):
         state.pending = {"kind": "take", "seat": seat, "left": k, "for": purpose}
@@ -344,14 +343,12 @@ def _open_take(state: KState, seat: int, k: int, purpose: str, ev: list[Event]) 
 
 
 def _finish_take(state: KState, ev: list[Event]) -> None:
-    """Choices of cubes are done: harvest goes on, a trade or bargain ends (a bargain is no action)."""
+    """Choices of cubes are done: a trade ends the turn; a harvest goes on and a bargain is no action (T-34)."""
     pending = state.pending
     assert pending is not None
     state.pending = None
     if pending["for"] == "trade":
         flow.after_action(state, ev)
-    elif pending["for"] == "bargain":
-        pass
 
 
 def _relocate(state: KState, pending: Json, square: str, ev: list[Event]) -> None:
@@ -471,16 +468,3 @@ def _after_law(state: KState, ev: list[Event]) -> None:
     flow.reopen(state)
     if not top["seats"]:
         _close_window(state, ev)
-
-
-def open_take(state: KState, seat: int, k: int, purpose: str, ev: list[Event]) -> None:
-    """Public name of _open_take for the law effects."""
-    _open_take(state, seat, k, purpose, ev)
-
-
-def rng_for(state: KState) -> Rng:
-    """The state's generator (write state.rng back after use)."""
-    return Rng(state.rng)
-
-
-__all__ = ["apply", "play_law", "open_take", "final_costs"]

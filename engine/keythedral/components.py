@@ -8,7 +8,6 @@ constraints in shared/reference/keythedral-components.md (docs/components.md, "K
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.datacheck import ComponentError as ComponentError  # the family's error, re-exported here
-from engine.datacheck import TomlEntry, is_int
+from engine.datacheck import TomlEntry, data_folder, duplicates, is_int, read_toml_files
 
 DATA_DIR = Path(__file__).parent / "data"
 FILES: tuple[str, ...] = ("fields", "buildings", "laws", "game")
@@ -163,31 +162,6 @@ def _cube_rank(colour: str) -> int:
 # --- Step 1: files to records ---------------------------------------------------------------------------
 
 
-def _folder(path: Path) -> Path:
-    """The folder holding the data files: path itself, its data/ subfolder, or a data file's folder."""
-    if path.is_file():
-        return path.parent
-    if path.is_dir() and not (path / "fields.toml").exists() and (path / "data" / "fields.toml").exists():
-        return path / "data"
-    return path
-
-
-def _read_files(folder: Path) -> tuple[dict[str, dict[str, Any]], list[str]]:
-    """Parse the four files; returns the documents and the problems (missing folder or file, bad TOML)."""
-    docs: dict[str, dict[str, Any]] = {}
-    if not folder.is_dir():
-        return docs, [f"{folder}: not a folder"]
-    problems: list[str] = []
-    for name in FILES:
-        try:
-            docs[name] = tomllib.loads((folder / f"{name}.toml").read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            problems.append(f"{name}.toml: missing from {folder}")
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            problems.append(f"{name}.toml: not valid TOML ({exc})")
-    return docs, problems
-
-
 def _fields(doc: dict[str, Any], problems: list[str]) -> tuple[FieldTile, ...]:
     """fields.toml: one [id] table per field tile."""
     out: list[FieldTile] = []
@@ -252,7 +226,7 @@ def _game(doc: dict[str, Any], problems: list[str]) -> dict[str, Any]:
 
 def load(path: Path | None = None) -> Components:
     """Load and validate the data folder (default: the packaged data); raises ComponentError listing every problem."""
-    docs, problems = _read_files(_folder(Path(path) if path is not None else DATA_DIR))
+    docs, problems = read_toml_files(data_folder(Path(path) if path is not None else DATA_DIR, "fields.toml"), FILES)
     if problems:
         raise ComponentError(problems)
     components = Components(
@@ -277,11 +251,6 @@ def validate(c: Components) -> list[str]:
     return _check_fields(c) + _check_buildings(c) + _check_laws(c) + _check_game(c)
 
 
-def _duplicates(what: str, ids: list[str]) -> list[str]:
-    """One sentence per id used more than once."""
-    return [f"{what}: the id {i!r} is used {n} times; ids must be unique." for i, n in Counter(ids).items() if n > 1]
-
-
 def _provenances(what: str, records: Iterable[FieldTile | BuildingTile | LawCard]) -> list[str]:
     """One sentence per record whose provenance is not one of the three words."""
     out: list[str] = []
@@ -294,7 +263,7 @@ def _provenances(what: str, records: Iterable[FieldTile | BuildingTile | LawCard
 
 def _check_fields(c: Components) -> list[str]:
     """Field tiles: count, ids, terrains, backs, terrain totals and the four #1 tiles."""
-    out = _duplicates("fields.toml", [f.id for f in c.fields]) + _provenances("fields.toml", c.fields)
+    out = duplicates("fields.toml", [f.id for f in c.fields]) + _provenances("fields.toml", c.fields)
     if len(c.fields) != FIELD_COUNT:
         out.append(f"fields.toml: there are {len(c.fields)} field tiles; the game has {FIELD_COUNT} "
                    "(rulebook contents).")
@@ -322,7 +291,7 @@ def _check_fields(c: Components) -> list[str]:
 
 def _check_buildings(c: Components) -> list[str]:
     """Building tiles: count, ids, stages, colours allowed per stage, crafts, gold, supply and cost per point."""
-    out = _duplicates("buildings.toml", [b.id for b in c.buildings]) + _provenances("buildings.toml", c.buildings)
+    out = duplicates("buildings.toml", [b.id for b in c.buildings]) + _provenances("buildings.toml", c.buildings)
     if len(c.buildings) != BUILDING_COUNT:
         out.append(f"buildings.toml: there are {len(c.buildings)} building tiles; the game has {BUILDING_COUNT} "
                    "(rulebook contents).")
@@ -392,7 +361,7 @@ def _cost_per_point(stages: Mapping[int, list[BuildingTile]]) -> list[str]:
 
 def _check_laws(c: Components) -> list[str]:
     """Law cards: 20 of them, numbers 1..20 once each, with the known keys and titles."""
-    out = _duplicates("laws.toml", [law.key for law in c.laws]) + _provenances("laws.toml", c.laws)
+    out = duplicates("laws.toml", [law.key for law in c.laws]) + _provenances("laws.toml", c.laws)
     if len(c.laws) != len(LAWS):
         out.append(f"laws.toml: there are {len(c.laws)} law cards; the game has {len(LAWS)} (rulebook contents).")
     numbers = Counter(law.number for law in c.laws)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.keythedral import board, flow, laws
+from engine.keythedral import flow, laws
 from engine.keythedral import supply as sup
 from engine.keythedral.actions import Act
 from engine.keythedral.legal import legal
@@ -135,5 +135,3 @@ def phase_words(state: KState) -> str:
 
     return phrase(state)
 
-
-__all__ = ["explain", "board"]

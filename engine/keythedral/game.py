@@ -28,12 +28,12 @@ from engine.keythedral.state import KState
 from engine.keythedral.state import from_json as state_from_json
 from engine.keythedral.state import to_json as state_to_json
 from engine.keythedral.view import view as build_view
-from engine.words import match_words
+from engine.words import WordsGame, match_words
 
 RULE_END = "rules: The winner"
 
 
-class KeythedralGame:
+class KeythedralGame(WordsGame[KState, Act]):
     """The Keythedral engine: pure functions over KState, named as in engine.core.Game."""
 
     name = "keythedral"
@@ -64,20 +64,9 @@ class KeythedralGame:
         """A later bidder may pass ahead of its turn to bid (kept until that turn comes)."""
         return [act("pass")] if seat in decide.later_bidders(state) else []
 
-    def apply(self, state: KState, seat: int, action: Act) -> tuple[KState, list[Event]]:
-        """Return the next state and what happened; raises IllegalAction, leaving state untouched."""
-        self._require_legal(state, seat, action)
-        new = copy.deepcopy(state)
-        return new, apply_mod.apply(new, seat, action)
-
-    def apply_in_place(self, state: KState, seat: int, action: Act) -> list[Event]:
-        """Like apply, changing state itself; raises IllegalAction before changing it."""
-        self._require_legal(state, seat, action)
+    def _carry_out(self, state: KState, seat: int, action: Act) -> list[Event]:
+        """Apply a legal action in place (engine.words.WordsGame)."""
         return apply_mod.apply(state, seat, action)
-
-    def apply_choice(self, state: KState, seat: int, options: list[Act], index: int) -> list[Event]:
-        """Apply options[index] in place (options being this seat's legal actions now)."""
-        return apply_mod.apply(state, seat, options[index])
 
     def check(self, state: KState, seat: int, action: Act) -> Verdict:
         """What apply would do; a step that draws or reveals is described, never simulated."""
@@ -131,10 +120,6 @@ class KeythedralGame:
         if found is None:
             self._require_legal(state, seat, action)
         return found or action
-
-    def format(self, action: Act) -> str:
-        """The canonical notation."""
-        return str(action)
 
     def public_notation(self, action: Act) -> str:
         """Every Keythedral action is public once taken (a law card is revealed as it is played)."""
