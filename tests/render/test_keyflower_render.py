@@ -23,14 +23,12 @@ from typing import Any
 
 import pytest
 
-from engine.core import PlayerScore, Scoreboard, ScoreLine
+from engine.core import PlayerScore, Scoreboard
 from engine.keyflower.game import GAME
 from engine.keyflower.state import KfState
 from engine.playout import random_playout
-from render import draw as d
 from render.keyflower import WIDTH, _edge_of, _open_slots, _village, render, render_scoreboard
-from tests.render import golden_images
-from tests.render.golden_images import GOLDEN, png
+from tests.render.golden_images import GOLDEN, compare_half_golden, half, png, scoreboard_data, scoreboard_from
 
 MiB = 1 << 20
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
@@ -420,29 +418,6 @@ GOLDEN_TABLES = {"keyflower_spring_3p": "spring_3p", "keyflower_autumn_4p": "aut
                  "keyflower_winter_6p": "winter_6p", "keyflower_end_4p": "end_4p"}
 
 
-def half(data: bytes) -> bytes:
-    """An image at half size (2x2 box average), re-encoded the way the renderer encodes: what a golden stores."""
-    return d.to_png(png(data).convert("RGB").reduce(2))
-
-
-def scoreboard_data(board: Scoreboard) -> dict[str, Any]:
-    """A scoreboard as JSON-ready data."""
-    return {"final": board.final, "tie_break": board.tie_break,
-            "players": [{"seat": p.seat, "name": p.name, "lines": [[x.label, x.points] for x in p.lines]}
-                        for p in board.players]}
-
-
-def scoreboard_from(data: dict[str, Any]) -> Scoreboard:
-    """Rebuild a scoreboard from scoreboard_data's output."""
-    return Scoreboard(tuple(PlayerScore(p["seat"], p["name"], tuple(ScoreLine(a, b) for a, b in p["lines"]))
-                            for p in data["players"]), data["final"], data["tie_break"])
-
-
-def compare_golden(name: str, data: bytes, tmp_path: Path) -> None:
-    """Assert an image (at half size, as the goldens keep it) matches its golden PNG."""
-    golden_images.compare_golden(name, data, tmp_path, stored=half(data))
-
-
 @pytest.mark.parametrize("name", sorted(GOLDEN_TABLES))
 def test_table_matches_golden(name: str, regen_golden: bool, tmp_path: Path) -> None:
     source = GOLDEN / f"{name}.json"
@@ -451,7 +426,7 @@ def test_table_matches_golden(name: str, regen_golden: bool, tmp_path: Path) -> 
     data = render(json.loads(source.read_text()))
     if regen_golden:
         (GOLDEN / f"{name}.png").write_bytes(half(data))
-    compare_golden(name, data, tmp_path)
+    compare_half_golden(name, data, tmp_path)
 
 
 def test_scoreboard_matches_golden(regen_golden: bool, tmp_path: Path) -> None:
@@ -461,4 +436,4 @@ def test_scoreboard_matches_golden(regen_golden: bool, tmp_path: Path) -> None:
     data = render_scoreboard(scoreboard_from(json.loads(source.read_text())))
     if regen_golden:
         (GOLDEN / "keyflower_scoreboard.png").write_bytes(half(data))
-    compare_golden("keyflower_scoreboard", data, tmp_path)
+    compare_half_golden("keyflower_scoreboard", data, tmp_path)
