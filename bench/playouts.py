@@ -1,5 +1,8 @@
 """Time random full games: `python bench/playouts.py --game keyper --players 4 --games 50 --seed 1`.
 
+Engine options go with `--option NAME=VALUE` (repeatable), e.g. Keyflower's modules:
+`--option keymelequin=flipper --option key_celeste=yes`.
+
 Prints one line per run size and, last, the median time per game and games per second.
 """
 
@@ -32,17 +35,22 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an engine option (repeatable)")
     args = parser.parse_args()
+    options = dict(item.partition("=")[::2] for item in args.option)
     game = load_game(args.game)
     names = [f"P{i + 1}" for i in range(args.players)]
     times, actions = [], []
     for k in range(args.games):
         start = time.perf_counter()
-        _, record = random_playout(game, names, args.seed + k)
+        _, record = random_playout(game, names, args.seed + k, options=options)
         times.append(time.perf_counter() - start)
         actions.append(len(record.actions))
     median = statistics.median(times)
-    print(f"{args.game}, {args.players} players, {args.games} games, median {statistics.median(actions):.0f} actions")
+    shown = "".join(f", {item}" for item in args.option)
+    print(f"{args.game}{shown}, {args.players} players, {args.games} games, "
+          f"median {statistics.median(actions):.0f} actions")
     print(f"median {median * 1000:.1f} ms per game, {1 / median:.1f} games per second")
 
 

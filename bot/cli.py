@@ -20,18 +20,23 @@ if TYPE_CHECKING:
 DEFAULT_DB = "keywood.db"
 
 
-def demo(players: int, seed: int, out: TextIO = sys.stdout, game: str | None = None) -> int:
+def demo(players: int, seed: int, out: TextIO = sys.stdout, game: str | None = None,
+         options: dict[str, str] | None = None) -> int:
     """Play a seeded random game as play-outs do (engine.playout.pick), printing every action and event; returns
-    the exit code."""
+    the exit code. Raises Refused on an option the game's schema refuses."""
     entry = games.get(game) if game else games.default()
     GAME = entry.engine  # noqa: N806 - read as the game being shown
     names = ["Ana", "Ben", "Cleo", "Dev", "Eve", "Finn"][:players]
-    state = GAME.setup(names, seed)
+    try:
+        chosen = entry.engine_options(entry.read_options(options or {}, {}))
+        state = GAME.setup(names, seed, chosen)
+    except ValueError as exc:  # OptionError included
+        raise Refused(str(exc)) from None
     chooser = Rng.from_seed(seed)
     print(f"{entry.title} demo: {', '.join(names)}; seed {seed}. {GAME.waiting_for(state)}.", file=out)
     while not GAME.is_over(state):
-        seat, options, index = pick(GAME, state, chooser)
-        action = options[index]
+        seat, legal, index = pick(GAME, state, chooser)
+        action = legal[index]
         state, events = GAME.apply(state, seat, action)
         print(f"> {names[seat]}: {action}", file=out)
         for event in events:
@@ -137,7 +142,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help="with --script: play on past a refused line (exit code 1 at the end)")
     play.add_argument("--images", default="keywood-images", help="folder for the board image after every turn")
     play.add_argument("--no-images", action="store_true", help="do not write board images")
-    run_demo = sub.add_parser("demo", help="watch a seeded random game")
+    for command in (play, run_demo := sub.add_parser("demo", help="watch a seeded random game")):
+        command.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                             help="a game option for a new table, e.g. keymelequin=flipper (repeatable; "
+                                  "`/games` or the README lists them)")
     run_demo.add_argument("--game", choices=game_ids, default=game_ids[0])
     run_demo.add_argument("--players", type=int, default=3, choices=[2, 3, 4])
     run_demo.add_argument("--seed", type=int, default=1)
@@ -163,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(args: argparse.Namespace, config: dict[str, Any]) -> int:
     """Run the chosen command (the database is upgraded when a store opens it)."""
     if args.command == "demo":
-        return demo(args.players, args.seed, game=args.game)
+        return demo(args.players, args.seed, game=args.game, options=_options(args.option))
     if args.command == "replay":
         return check_games(database_url(config, args.db), [args.game], False)
     if args.command == "patch":
@@ -218,15 +226,33 @@ def _play(config: dict[str, Any], args: argparse.Namespace) -> int:
         names = console.lineup(entry, typed["players"], typed["names"])
     except ValueError as exc:
         raise Refused(str(exc)) from None
+    options = _options(getattr(args, "option", None) or [])
+    if options:  # checked for these players before any database is made
+        try:
+            entry.engine.setup(names, 0, entry.engine_options(entry.read_options(options, {})))
+        except ValueError as exc:  # OptionError included
+            raise Refused(str(exc)) from None
     script = _read_script(getattr(args, "script", None))
     store = open_store(database_url(config, getattr(args, "db", None)))
     images = None if getattr(args, "no_images", False) else getattr(args, "images", "keywood-images")
     request = console.Request(names, typed["seed"], entry.id,
-                              frozenset(name for name, value in typed.items() if value is not None))
+                              frozenset(name for name, value in typed.items() if value is not None),
+                              options | {"min_players": str(len(names))})
     try:
         return console.main(store, request, script, images=images, keep_going=getattr(args, "keep_going", False))
     finally:
         store.close()
+
+
+def _options(items: Sequence[str]) -> dict[str, str]:
+    """--option NAME=VALUE items as a dict; raises Refused on one without '='."""
+    found = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise Refused(f"--option takes NAME=VALUE, not '{item}'")
+        found[name.strip()] = value.strip()
+    return found
 
 
 def _read_script(path: str | None) -> list[str] | None:

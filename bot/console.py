@@ -102,6 +102,7 @@ class Request:
     seed: int | None
     game: str
     given: frozenset[str] = frozenset()
+    options: dict[str, str] = field(default_factory=dict)  # --option NAME=VALUE, for a new table
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,9 @@ class Console:
             return True
         seated = live.seated if live else []
         host = Who("local-1", request.names[0])
-        options = {"seed": request.seed} if request.seed is not None else {}
+        options: dict[str, Any] = dict(request.options)
+        if request.seed is not None:
+            options["seed"] = request.seed
         steps = [] if live else [Command(WHERE, host, "new", request.game, options=options)]
         have = {who.user_id for who in seated} | {host.user_id}
         steps += [Command(WHERE, Who(f"local-{i}", n), "join") for i, n in enumerate(request.names, start=1)

@@ -246,6 +246,7 @@ def _register_builtin() -> None:
     from engine.keyflower import GAME as KEYFLOWER
     from engine.keyflower import lookup as keyflower_lookup
     from engine.keyflower import texts as keyflower_texts
+    from engine.keyflower.components import COMPONENTS as KEYFLOWER_PARTS
     from render import keyflower as keyflower_render
 
     register(GameEntry(
@@ -256,7 +257,12 @@ def _register_builtin() -> None:
                              "`place alehouse 1/0`",
                     components="a tile, boat, summer boat power, resource or skill",
                     hand_words="your workers, skills and winter tiles"),
-        rules=DOCS / "rules" / "keyflower.md", rulings=DOCS / "rulings.md", options=(),
+        rules=DOCS / "rules" / "keyflower.md", rulings=DOCS / "rulings.md",
+        options=(
+            Option("keymelequin", str, "off", "Keymelequin module: the boat it replaces (one in play at your player "
+                   "count), or off", choices=("off", *(b.id for b in KEYFLOWER_PARTS.boats))),
+            Option("key_celeste", bool, False, "Key Celeste module: the tile and its ghost"),
+        ),
         render=keyflower_render.render, render_scoreboard=keyflower_render.render_scoreboard,
         blurb="Bid and work with keyples of four colours through four seasons to build the best village "
               "(2-6 players).",

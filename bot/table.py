@@ -302,7 +302,8 @@ class Table:
         base = {"decision_minutes": settings.decision_minutes, "reminder_hours": settings.reminder_hours}
         try:
             options = entry.read_options(cmd.options, base)
-            entry.engine.setup([f"P{i}" for i in range(entry.min_players)], 0, entry.engine_options(options))
+            fewest = int(options.get("min_players", entry.min_players))  # the options must hold for every count
+            entry.engine.setup([f"P{i}" for i in range(fewest)], 0, entry.engine_options(options))
         except (OptionError, ValueError) as exc:
             raise TableError(str(exc)) from exc
         return options

@@ -8,6 +8,14 @@ still to place, the village as flat-topped hexes with roads, water, resources an
 view as built") are read, with the component data for names, effects and edges; ``render`` refuses a seat's view
 with ``ValueError``.
 
+With the modules (the view's ``modules``): Sven and Paulo are keyples split in their pair's colours (blue|yellow
+S, green|red P) wherever keyples are drawn, a group bid or use one pill a kind; the Keymelequin's card says who is
+aboard, its load and the boat it replaced; Key Celeste stands beside the highest turn-order tile with its bids,
+its face and the ghost (on the tile, at its holder's disc, or played beside a tile in the place of the bid it
+replaced), a line on where the ghost is, a GHOST badge on its holder's panel; Key Celeste in a village is a hex
+like any other. Figures resting on Keywood's own values are marked '*' (F-2): the Keymelequin's load, Key
+Celeste's sides.
+
 Every colour has a letter beside it for colour-blind players: keyples B R Y G (purple P, the start player),
 resources G I S W (gold, iron, stone, wood); players are numbered discs, never colours.
 """
@@ -16,13 +24,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from PIL import ImageDraw
 
 from engine.core import Scoreboard
+from engine.keyflower import keyples as kp
 from engine.keyflower import village as vg
 from engine.keyflower.components import COMPONENTS, RESOURCES, SKILLS
 from engine.keyflower.lookup import BOAT_SCORING, BOATS, TILES, effect_short, order_face, reconstructed_values
@@ -77,8 +86,13 @@ KIND_FILL: dict[str, RGB] = {
     "summerboat": (188, 230, 236),
     "boat": (172, 212, 238),
     "order": (226, 212, 240),
+    "celeste": (200, 208, 232),  # Key Celeste (module): a night-sky grey-blue
     "unknown": (225, 225, 225),
 }
+WILD_LETTER = {"sven": "S", "paulo": "P"}  # Keymelequin's wild keyples, drawn split in their pair's two colours
+GHOST_FILL: RGB = (246, 246, 250)
+CELESTE_LOC = "key-celeste"
+KEYMELEQUIN = "keymelequin"
 ROAD: RGB = (206, 170, 118)
 ROAD_EDGE: RGB = (110, 80, 46)
 WATER: RGB = (48, 128, 210)
@@ -141,29 +155,98 @@ def _flat(entry: Sequence[Any], index: int) -> bool:
     return len(entry) > index and bool(entry[index])
 
 
-Bid = tuple[int, str, int, bool]  # seat, colour, count, flat
-Use = tuple[int, str, int, bool]
+Parts = tuple[tuple[str, int], ...]  # a group of keyples by kind, in drawing order: (("sven", 1), ("blue", 2))
+Bid = tuple[int, Parts, bool]  # seat, keyples, flat
+Use = tuple[int, Parts, bool]
+
+
+def _kind_order(kinds: Iterable[str]) -> list[str]:
+    """Keyple kinds in drawing order: Sven and Paulo first, then blue, red, yellow, green, then anything else."""
+    order = {k: i for i, k in enumerate((*kp.WILD, *KEYPLE_COLOURS))}
+    return sorted(kinds, key=lambda k: (order.get(k, len(order)), k))
+
+
+def _parts(label: str, count: int, group: Any) -> Parts:
+    """The keyples of a bid or use entry: its group by kind when it has one ({"sven": 1, "yellow": 2}), else its
+    one colour (a label such as 'blue/yellow' without a group stays one part)."""
+    if isinstance(group, Mapping):
+        found = {str(k): int(v) for k, v in group.items() if int(v)}
+        if found:
+            return tuple((k, found[k]) for k in _kind_order(found))
+    return ((label, count),)
+
+
+def _size(parts: Parts) -> int:
+    """How many keyples a group holds."""
+    return sum(n for _, n in parts)
 
 
 def _bids(view: View, loc: str) -> list[Bid]:
-    """The bids with workers at a location, by seat."""
+    """The bids with workers at a location, by seat ([colour, n, flat] or [label, n, flat, group])."""
     bids: Mapping[str, Sequence[Any]] = _place(view, loc).get("bids") or {}
-    found = [(int(s), str(b[0]), int(b[1]), _flat(b, 2)) for s, b in bids.items() if int(b[1])]
+    found = [(int(s), _parts(str(b[0]), int(b[1]), b[3] if len(b) > 3 else None), _flat(b, 2))
+             for s, b in bids.items() if int(b[1])]
     return sorted(found)
 
 
 def _uses(view: View, loc: str) -> list[Use]:
-    """The workers using a tile this season, in order; none once the season's turns are over (they have gone
-    behind the screens or into the bag by then, though the view still lists them)."""
+    """The workers using a tile this season, in order ([seat, colour, n, flat] or [seat, label, n, flat, group]);
+    none once the season's turns are over (they have gone behind the screens or into the bag by then, though the
+    view still lists them)."""
     if view.get("phase") != "turns":
         return []
     uses: Sequence[Sequence[Any]] = _place(view, loc).get("uses") or []
-    return [(int(u[0]), str(u[1]), int(u[2]), _flat(u, 3)) for u in uses]
+    return [(int(u[0]), _parts(str(u[1]), int(u[2]), u[4] if len(u) > 4 else None), _flat(u, 3)) for u in uses]
 
 
 def _leader(bids: Sequence[Bid]) -> int | None:
     """The seat whose bid leads (the most workers; bids never tie)."""
-    return max(bids, key=lambda b: b[2])[0] if bids else None
+    return max(bids, key=lambda b: _size(b[1]))[0] if bids else None
+
+
+@dataclass(frozen=True)
+class Ghost:
+    """Key Celeste's ghost as the view shows it (public, F-38): its holder, the tile it was played on, whether it
+    left the game (played in winter)."""
+
+    holder: int | None
+    played: str | None
+    gone: bool
+
+    @property
+    def on_tile(self) -> bool:
+        """Whether the ghost stands on Key Celeste (nobody holds it and it is still in the game)."""
+        return self.holder is None and self.played is None and not self.gone
+
+    @property
+    def held(self) -> int | None:
+        """The seat keeping the ghost behind its screen (not while it stands played on a tile)."""
+        return self.holder if self.played is None and not self.gone else None
+
+
+def _ghost(view: View) -> Ghost | None:
+    """The ghost (None without Key Celeste)."""
+    ghost: Mapping[str, Any] | None = view.get("ghost")
+    if not isinstance(ghost, Mapping):
+        return None
+    holder, played = ghost.get("holder"), ghost.get("played")
+    return Ghost(int(holder) if isinstance(holder, int) else None, str(played) if played else None,
+                 bool(ghost.get("gone")))
+
+
+def _celeste(view: View) -> Mapping[str, Any]:
+    """The Key Celeste tile's state ({'on_table': bool, 'face': 'seasons' | 'winter'}; {} without the module)."""
+    found: Mapping[str, Any] | None = view.get("celeste")
+    return found if isinstance(found, Mapping) else {}
+
+
+def _ghost_wins_for(view: View, loc: str) -> int | None:
+    """The seat a played ghost wins this tile for (the bid it replaced; a place's "ghost"), None when not shown."""
+    ghost = _ghost(view)
+    if ghost is None or ghost.played != loc:
+        return None
+    seat = _place(view, loc).get("ghost")
+    return int(seat) if isinstance(seat, int) else None
 
 
 def _edge_of(seat: int, players: int) -> int:
@@ -196,11 +279,13 @@ def _order_number(tile_id: str) -> int | None:
 
 
 def _kind(tile_id: str) -> str:
-    """What sort of piece an id names: a tile kind, 'boat', 'order' or 'unknown'."""
+    """What sort of piece an id names: a tile kind, 'boat', 'order', 'celeste' (Key Celeste) or 'unknown'."""
     if tile_id in TILES:
         return TILES[tile_id].kind
-    if tile_id in BOATS:
+    if tile_id in BOATS or tile_id == KEYMELEQUIN:
         return "boat"
+    if tile_id == CELESTE_LOC:
+        return "celeste"
     if _order_number(tile_id) is not None:
         return "order"
     return "unknown"
@@ -212,6 +297,8 @@ def _edges(tile_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         return TILES[tile_id].roads, TILES[tile_id].water
     if tile_id in BOATS:
         return BOATS[tile_id].roads, BOATS[tile_id].water
+    if tile_id == CELESTE_LOC:  # reconstructed (F-42)
+        return COMPONENTS.key_celeste.roads, COMPONENTS.key_celeste.water
     number = _order_number(tile_id)
     if number is not None and number in ORDER_ROADS:
         return ORDER_ROADS[number]
@@ -221,7 +308,7 @@ def _edges(tile_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def _sides(tile_id: str) -> vg.Sides:
     """A piece's edges in the village module's terms (unknown ids have none)."""
     roads, water = _edges(tile_id)
-    return vg.Sides.of(roads, water, _kind(tile_id) in ("boat", "summerboat"))
+    return vg.Sides.of(roads, water, _kind(tile_id) in ("boat", "summerboat", "celeste"))  # Key Celeste: a boat
 
 
 def _title(tile_id: str) -> str:
@@ -231,6 +318,10 @@ def _title(tile_id: str) -> str:
         return f"Home {tile.number}" if tile.kind == "home" else tile.name
     if tile_id in BOATS:
         return BOATS[tile_id].name
+    if tile_id == KEYMELEQUIN:
+        return COMPONENTS.keymelequin.name
+    if tile_id == CELESTE_LOC:
+        return COMPONENTS.key_celeste.name
     number = _order_number(tile_id)
     return f"Turn order {number}" if number is not None else tile_id
 
@@ -257,10 +348,22 @@ def _effect(tile_id: str, up: bool) -> str:
         return _ascii(effect_short(tile, up)) + mark
     if tile_id in BOATS:
         return "boat: " + _ascii(BOAT_SCORING.get(tile_id, ("?",))[0])
+    if tile_id == CELESTE_LOC:
+        kc = COMPONENTS.key_celeste
+        mark = "*" if kc.provenance == "reconstructed" else ""  # the sides are Keywood's (F-42)
+        return f"{kc.points} pts, +{kc.ghost_points} with ghost; sides{mark}"
     number = _order_number(tile_id)
     if number is not None:
         return "1 pt per connected tile"
     return ""
+
+
+def _celeste_face(view: View) -> tuple[str, str]:
+    """What Key Celeste's face up gives its winner this season, in two lines."""
+    if _celeste(view).get("face") == "winter":
+        tile = COMPONENTS.key_celeste
+        return "winter: the tile", f"{tile.points} + {tile.ghost_points} w/ ghost"
+    return "spring-autumn:", "the ghost"
 
 
 def _order_effect(number: int, players: int) -> tuple[str, bool]:
@@ -279,26 +382,69 @@ def _seat_disc(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: in
     d.text(draw, (cx, cy), str(seat + 1), max(14, int(r * 1.25)), (255, 255, 255), bold=True, anchor="mm")
 
 
+def _pill_look(kind: str, count: int | None) -> tuple[tuple[RGB, ...], str]:
+    """A keyple pill's fill (two colours for Sven and Paulo, or a label like 'blue/yellow') and its label: '3R';
+    'S' for Sven, 'P' for Paulo (a count only above one); '2B/Y' for a two-colour label."""
+    if kind in kp.WILD:
+        pair = kp.WILD[kind]
+        many = count is not None and count > 1
+        return (KEYPLE_FILL[pair[0]], KEYPLE_FILL[pair[1]]), f"{count if many else ''}{WILD_LETTER.get(kind, '?')}"
+    colours = kind.split("/")
+    number = "" if count is None else str(count)
+    if len(colours) == 2 and all(c in KEYPLE_COLOURS for c in colours):
+        return (KEYPLE_FILL[colours[0]], KEYPLE_FILL[colours[1]]), number + "/".join(KEYPLE_LETTER[c] for c in colours)
+    return (KEYPLE_FILL.get(kind, d.FAINT),), number + KEYPLE_LETTER.get(kind, kind[:1].upper() or "?")
+
+
+SPLIT_CAP = 10  # each colour's end of a two-colour pill, beside the white middle with the letter
+
+
 def _worker_pill(draw: ImageDraw.ImageDraw, x: float, cy: float, colour: str, count: int | None,
                  flat: bool = False, size: int = 15) -> int:
-    """Keyples of one colour: a round-ended pill in their colour with count and letter ('3R'); flat ones (summer
-    boats 4a, 4b) are pale with a lower-case letter. x is the left edge; returns the width."""
-    fill = KEYPLE_FILL.get(colour, d.FAINT)
-    letter = KEYPLE_LETTER.get(colour, colour[:1].upper() or "?")
+    """Keyples of one kind: a round-ended pill in their colour with count and letter ('3R'); flat ones (summer
+    boats 4a, 4b) are pale with a lower-case letter. Sven and Paulo are split in their two colours (blue|yellow,
+    green|red) with the letter on a white middle ('S', 'P'). x is the left edge; returns the width."""
+    fills, label = _pill_look(colour, count)
     if flat:
-        fill, letter = d.lighter(fill, 0.6), letter.lower()
-    label = f"{'' if count is None else count}{letter}"
-    w = d.text_width(label, size, True) + 10
+        fills, label = tuple(d.lighter(f, 0.6) for f in fills), label.lower()
     h = size + 6
-    draw.rounded_rectangle((x, cy - h / 2, x + w, cy + h / 2), radius=h // 2, fill=fill, outline=d.INK, width=1)
-    d.text(draw, (x + w / 2, cy), label, size, d.ink_on(fill), bold=True, anchor="mm")
+    tw = d.text_width(label, size, True)
+    if len(fills) == 1:
+        w = tw + 10
+        draw.rounded_rectangle((x, cy - h / 2, x + w, cy + h / 2), radius=h // 2, fill=fills[0], outline=d.INK,
+                               width=1)
+        d.text(draw, (x + w / 2, cy), label, size, d.ink_on(fills[0]), bold=True, anchor="mm")
+        return w
+    w = tw + 8 + 2 * SPLIT_CAP
+    mid = x + w / 2
+    box = (x, cy - h / 2, x + w, cy + h / 2)
+    draw.rounded_rectangle(box, radius=h // 2, fill=fills[0])
+    draw.rectangle((mid, box[1], x + w - h / 2, box[3]), fill=fills[1])
+    draw.pieslice((x + w - h, box[1], x + w, box[3]), -90, 90, fill=fills[1])
+    draw.rounded_rectangle((x + SPLIT_CAP, cy - h / 2 + 2, x + w - SPLIT_CAP, cy + h / 2 - 2), radius=(h - 4) // 2,
+                           fill=(255, 255, 255))
+    draw.rounded_rectangle(box, radius=h // 2, outline=d.INK, width=1)
+    d.text(draw, (mid, cy), label, size, d.INK, bold=True, anchor="mm")
     return w
 
 
 def _worker_pill_width(colour: str, count: int | None, size: int = 15) -> int:
     """The width _worker_pill draws."""
-    letter = KEYPLE_LETTER.get(colour, colour[:1].upper() or "?")
-    return d.text_width(f"{'' if count is None else count}{letter}", size, True) + 10
+    fills, label = _pill_look(colour, count)
+    return d.text_width(label, size, True) + (10 if len(fills) == 1 else 8 + 2 * SPLIT_CAP)
+
+
+def _group_pills(draw: ImageDraw.ImageDraw, x: float, cy: float, parts: Parts, flat: bool, gap: int = 3) -> int:
+    """A group's pills, one a kind, from x; returns the width."""
+    start = x
+    for kind, n in parts:
+        x += _worker_pill(draw, x, cy, kind, n, flat) + gap
+    return int(x - start - gap) if parts else 0
+
+
+def _group_width(parts: Parts, gap: int = 3) -> int:
+    """The width _group_pills draws."""
+    return sum(_worker_pill_width(k, n) for k, n in parts) + gap * max(0, len(parts) - 1)
 
 
 def _resource_chip(draw: ImageDraw.ImageDraw, x: float, cy: float, kind: str, count: int, stored: bool = False,
@@ -341,21 +487,82 @@ def _keyple_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, colo
            bold=True, anchor="mm")
 
 
-def _chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, colour: str, count: int, flat: bool,
+def _ghost_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float) -> None:
+    """Key Celeste's ghost: a pale figure with a round head, a wavy hem and two eyes."""
+    w = h * 0.74
+    r = w / 2
+    top = cy - h / 2 + r
+    bottom = cy + h / 2
+    points = [(cx + r * math.cos(math.radians(a)), top + r * math.sin(math.radians(a))) for a in range(180, 361, 20)]
+    waves = 3
+    for k in range(2 * waves + 1):  # the hem, right to left
+        points.append((cx + r - w * k / (2 * waves), bottom - (h * 0.13 if k % 2 else 0)))
+    d.shape(draw, points, GHOST_FILL, d.INK, 2)
+    eye = max(2.0, h * 0.07)
+    for ex in (cx - r * 0.38, cx + r * 0.38):
+        draw.ellipse((ex - eye, top - eye * 1.5, ex + eye, top + eye * 1.5), fill=d.INK)
+
+
+def _ghost_chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int) -> None:
+    """The ghost played beside a tile, in the place of the bid it replaced: framed like a winning bid, the ghost
+    and the number disc of the player it wins the tile for."""
+    w = GHOST_CHIP_W
+    x0 = cx - w / 2
+    draw.rounded_rectangle((x0 - 4, cy - 17, x0 + w + 4, cy + 17), radius=8, fill=(255, 255, 255), outline=d.INK,
+                           width=3)
+    _ghost_icon(draw, x0 + 11, cy, 28)
+    _seat_disc(draw, x0 + w - 11, cy, seat)
+
+
+GHOST_CHIP_W = 50
+
+
+SIDE_ROOM = 62  # the widest bid chip that stays in one row beside a slanted edge (wider groups take two rows)
+
+
+def _stacked(parts: Parts) -> bool:
+    """Whether a chip beside a slanted edge takes two rows: the disc and the first pill, then the other pills."""
+    return len(parts) > 1 and 24 + _group_width(parts) > SIDE_ROOM
+
+
+def _chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, parts: Parts, flat: bool,
           lead: bool = False) -> None:
-    """A seat's bid or use, centred on (cx, cy): the player's disc and the keyples; a leading bid is framed."""
-    w = _chip_width(colour, count)
+    """A seat's bid or use, centred on (cx, cy): the player's disc and the keyples, a pill for each kind; a
+    leading bid is framed."""
+    w = _chip_width(parts)
     x0 = cx - w / 2
     if lead:
         draw.rounded_rectangle((x0 - 4, cy - 15, x0 + w + 4, cy + 15), radius=8, fill=(255, 255, 255),
                                outline=d.INK, width=3)
     _seat_disc(draw, x0 + 11, cy, seat)
-    _worker_pill(draw, x0 + 24, cy, colour, count, flat)
+    _group_pills(draw, x0 + 24, cy, parts, flat)
 
 
-def _chip_width(colour: str, count: int) -> int:
+def _chip_width(parts: Parts) -> int:
     """The width of a bid or use chip."""
-    return 24 + _worker_pill_width(colour, count)
+    return 24 + _group_width(parts)
+
+
+def _side_stack(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, edge: int, bid: Bid, lead: bool,
+                span: tuple[float, float]) -> None:
+    """A wide group's bid (Sven or Paulo with his pair) for a slanted edge: in two rows (the disc and the first
+    pill, then the other pills) in the cell's corner beyond that edge, above or below the hex beside the N or S
+    chip, so that it keeps within its cell; a leading bid is framed."""
+    seat, parts, flat = bid
+    ux, uy = _outward(edge)
+    widths = (24 + _group_width(parts[:1]), _group_width(parts[1:]))
+    w = max(widths)
+    apothem = r * SQRT3 / 2
+    near = apothem - 3  # the row beside the hex's corner, then the one beyond it
+    rows = (cy - near - 23, cy - near) if uy < 0 else (cy + near, cy + near + 23)
+    x0 = cx + 40 if ux > 0 else cx - 40 - w
+    x0 = min(max(x0, span[0] + 4), span[1] - 4 - w)
+    if lead:
+        draw.rounded_rectangle((x0 - 4, rows[0] - 14, x0 + w + 4, rows[1] + 14), radius=8, fill=(255, 255, 255),
+                               outline=d.INK, width=3)
+    _seat_disc(draw, x0 + 11, rows[0], seat)
+    _group_pills(draw, x0 + 24, rows[0], parts[:1], flat)
+    _group_pills(draw, x0, rows[1], parts[1:], flat)
 
 
 def _pill(draw: ImageDraw.ImageDraw, x: float, cy: float, label: str, fill: RGB, ink: RGB, size: int = 14) -> int:
@@ -437,6 +644,7 @@ class HexText:
     footer: str = ""
     up: bool = False
     start_icon: bool = False
+    ghost_icon: bool = False  # Key Celeste's ghost stands on the piece (in the footer's row)
 
 
 def _rows_of(widths: Sequence[int], room: float, gap: int = 4) -> list[list[int]]:
@@ -483,12 +691,13 @@ def _tokens(body: HexText) -> list[Token]:
             tokens.append(("res", (kind, n - s, False)))
         if s:
             tokens.append(("res", (kind, s, True)))
-    for seat, colour, n, flat in body.uses:
+    for seat, parts, flat in body.uses:
+        pills = [(kind, n, flat) for kind, n in parts]
         last = tokens[-1] if tokens else None
         if last is not None and last[0] == "use" and last[1][0] == seat:
-            last[1][1].append((colour, n, flat))
+            last[1][1].extend(pills)
         else:
-            tokens.append(("use", (seat, [(colour, n, flat)])))
+            tokens.append(("use", (seat, pills)))
     return tokens
 
 
@@ -497,17 +706,39 @@ def _token_width(token: Token) -> int:
     kind, data = token
     if kind == "res":
         return _resource_chip_width(data[0], data[1], stored=data[2])
-    return 24 + sum(_worker_pill_width(c, n) for c, n, _ in data[1]) + 3 * (len(data[1]) - 1)
+    disc = 24 if data[0] is not None else 0
+    return disc + sum(_worker_pill_width(c, n) for c, n, _ in data[1]) + 3 * (len(data[1]) - 1)
+
+
+def _fitted(tokens: Sequence[Token], room: float) -> list[Token]:
+    """The tokens, a use too wide for the room (a group with Sven or Paulo, or many uses) broken into pieces that
+    fit: the first behind the player's disc, the rest going on without it."""
+    out: list[Token] = []
+    for token in tokens:
+        kind, data = token
+        if kind != "use" or _token_width(token) <= room or len(data[1]) < 2:
+            out.append(token)
+            continue
+        seat: int | None = data[0]
+        piece: list[Any] = []
+        for pill in data[1]:
+            if piece and _token_width(("use", (seat, [*piece, pill]))) > room:
+                out.append(("use", (seat, piece)))
+                seat, piece = None, []
+            piece.append(pill)
+        out.append(("use", (seat, piece)))
+    return out
 
 
 def _token(draw: ImageDraw.ImageDraw, x: float, cy: float, token: Token) -> None:
-    """Draw a token with its left edge at x."""
+    """Draw a token with its left edge at x (a use's continuation has no disc)."""
     kind, data = token
     if kind == "res":
         _resource_chip(draw, x + (3 if data[2] else 0), cy, data[0], data[1], data[2])
         return
-    _seat_disc(draw, x + 11, cy, data[0])
-    x += 24
+    if data[0] is not None:
+        _seat_disc(draw, x + 11, cy, data[0])
+        x += 24
     for colour, n, flat in data[1]:
         x += _worker_pill(draw, x, cy, colour, n, flat) + 3
 
@@ -522,10 +753,10 @@ def _hex_text(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, body: H
     for line in lines:
         d.text(draw, (cx, ty + line_h / 2), line, size, d.INK, bold=True, anchor="mm")
         ty += line_h
-    has_footer = bool(body.footer or body.up)
+    has_footer = bool(body.footer or body.up or body.ghost_icon)
     body_top = cy - r * 0.20
     room = 2 * _half_width(r, r * 0.3) - 2 * band - 6
-    tokens = _tokens(body)
+    tokens = _fitted(_tokens(body), room)
     widths = [_token_width(t) for t in tokens]
     rows = _rows_of(widths, room, 5)
     row_h = 24
@@ -561,8 +792,12 @@ def _hex_text(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, body: H
     if has_footer:
         up_w = d.pill_width("UP", 14, pad=5) if body.up else 0
         text_w = d.text_width(body.footer, 14) if body.footer else 0
-        total = up_w + text_w + (4 if up_w and text_w else 0)
+        ghost_w = 18 if body.ghost_icon else 0
+        total = ghost_w + up_w + text_w + (4 if up_w and text_w else 0) + (4 if ghost_w and up_w + text_w else 0)
         x = cx - total / 2
+        if body.ghost_icon:
+            _ghost_icon(draw, x + ghost_w / 2, footer_y - 1, 22)
+            x += ghost_w + 4
         if body.up:
             x += d.pill(draw, (x, footer_y), "UP", 14, d.INK, ink=(255, 255, 255), pad=5) + 4
         if body.footer:
@@ -689,11 +924,12 @@ def _supplies(draw: ImageDraw.ImageDraw, view: View, x: float, cy: float) -> Non
 
 def _locations(view: View) -> list[str]:
     """The locations with bids shown in the auction panel: the season's tiles, then the turn-order tiles (while
-    they are bid for and until boats have been picked)."""
+    they are bid for and until boats have been picked), then Key Celeste beside the highest of them (module)."""
     auction = [str(t) for t in view.get("auction") or []]
     phase = view.get("phase")
     orders = [f"order-{int(n)}" for n in view.get("order_tiles") or []] if phase in ("turns", "boats") else []
-    return auction + orders
+    celeste = [CELESTE_LOC] if orders and _celeste(view).get("on_table") else []
+    return auction + orders + celeste
 
 
 def _cells_per_row() -> int:
@@ -701,18 +937,21 @@ def _cells_per_row() -> int:
     return (INNER - 2 * PAD) // CELL_W
 
 
+CELESTE_LINE_H = 28  # the auction panel's line on Key Celeste and the ghost
+
+
 def _auction_height(view: View) -> int:
-    """The auction panel: title, a note, rows of cells; 0 when nothing is up."""
+    """The auction panel: title, a note, (with Key Celeste) the ghost's line, rows of cells; 0 when nothing is up."""
     locs = _locations(view)
     if not locs:
         return 90 if view.get("phase") == "winter-choice" else 0
     rows = -(-len(locs) // _cells_per_row())
-    return 44 + rows * CELL_H + 8
+    return 44 + (CELESTE_LINE_H if CELESTE_LOC in locs else 0) + rows * CELL_H + 8
 
 
 def _auction(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
     """The season's tiles up for auction and the turn-order tiles, each with its bids on the bidders' edges and
-    the workers using it."""
+    the workers using it; Key Celeste and where its ghost is."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=d.GRID, width=2)
     season = str(view.get("season") or "")
@@ -733,47 +972,131 @@ def _auction(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
            anchor="lm")
     per_row = _cells_per_row()
     locs = _locations(view)
+    top = y0 + 44
+    if CELESTE_LOC in locs:
+        _celeste_line(draw, view, x0 + PAD, top + CELESTE_LINE_H / 2 - 4, x1 - PAD)
+        top += CELESTE_LINE_H
     for i, loc in enumerate(locs):
         row, col = divmod(i, per_row)
         in_row = min(per_row, len(locs) - row * per_row)
         left = x0 + (x1 - x0 - in_row * CELL_W) // 2
         cx = left + col * CELL_W + CELL_W / 2
-        cy = y0 + 44 + row * CELL_H + CELL_H / 2
-        _auction_cell(draw, view, loc, cx, cy, players)
+        cy = top + row * CELL_H + CELL_H / 2
+        _auction_cell(draw, view, loc, cx, cy, players, (x0 + 6, x1 - 6))
 
 
-def _auction_cell(draw: ImageDraw.ImageDraw, view: View, loc: str, cx: float, cy: float, players: int) -> None:
-    """One location: its hex with title, effect and uses, and a chip outside each bidder's edge."""
+def _celeste_line(draw: ImageDraw.ImageDraw, view: View, x: float, cy: float, right: float) -> None:
+    """Key Celeste's line: what its face gives, and where the ghost is (who holds it is public, F-38)."""
+    face = _celeste(view).get("face")
+    tile = COMPONENTS.key_celeste
+    x += d.text(draw, (x, cy), "Key Celeste", 17, bold=True, anchor="lm") + 8
+    if face == "winter":
+        what = (f"winter face: its winner takes the tile into their village ({tile.points} pts, {tile.ghost_points} "
+                "more with the ghost).")
+    else:
+        what = "spring-autumn face: its winner takes the ghost (not the tile)."
+    x += d.text(draw, (x, cy), what, 16, anchor="lm") + 14
+    ghost = _ghost(view)
+    if ghost is None:
+        return
+    _ghost_icon(draw, x + 10, cy, 26)
+    x += 26
+    segments: list[str | tuple[int | None, str]] = []  # words, or a seat's disc and name with what follows it
+    if ghost.gone:
+        segments = ["Ghost: gone (played in winter)."]
+    elif ghost.played is not None:
+        wins = _ghost_wins_for(view, ghost.played)
+        segments = ["Ghost: played by", (ghost.holder, ""), f"on {_title(ghost.played)}; the ghost wins it for"]
+        segments.append((wins, ".") if wins is not None else "the bid it replaced.")
+    elif ghost.holder is not None:
+        segments = ["Ghost:", (ghost.holder, ""), "holds it (public) and may play it in place of another player's "
+                    "winning bid."]
+    else:
+        segments = ["Ghost: on Key Celeste."]
+    for seg in segments:
+        if isinstance(seg, tuple):
+            seat, after = seg
+            if seat is not None:
+                _seat_disc(draw, x + 11, cy, seat)
+                x += 26
+            name = d.ellipsize(_name(view, seat), 16, 160, bold=True) + after
+            x += d.text(draw, (x, cy), name, 16, bold=True, anchor="lm") + 5
+        elif (room := int(right - x)) > 20:
+            x += d.text(draw, (x, cy), d.ellipsize(seg, 16, room), 16, anchor="lm") + 5
+
+
+def _auction_cell(draw: ImageDraw.ImageDraw, view: View, loc: str, cx: float, cy: float, players: int,
+                  span: tuple[float, float]) -> None:
+    """One location: its hex with title, effect and uses, and a chip outside each bidder's edge (kept within the
+    panel's span); a played ghost in the place of the bid it replaced."""
     r = AUCTION_R
     number = _order_number(loc)
     uses = _uses(view, loc)
     start_icon = False
+    ghost = _ghost(view)
+    played_here = ghost is not None and ghost.played == loc
+    wins_for = _ghost_wins_for(view, loc)
     if number is not None:
         effect, start_icon = _order_effect(number, players)
+    elif loc == CELESTE_LOC:
+        effect = ""  # its face is drawn below, in lines of its own
     else:
         effect = _effect(loc, False)
     footer = "start player" if start_icon else ""
     if uses and _usable(loc):
-        placed = sum(u[2] for u in uses)
-        need = uses[-1][2] + 1
+        placed = sum(_size(u[1]) for u in uses)
+        need = _size(uses[-1][1]) + 1
         footer = f"next use {need}+" if placed + need <= 6 else "full (6)"
+    if played_here:
+        footer = "ghost wins"
     _hex_base(draw, cx, cy, r, loc, False)
     _hex_text(draw, cx, cy, r, HexText(_title(loc), effect, uses=uses, footer=footer, start_icon=start_icon))
+    if loc == CELESTE_LOC:
+        _celeste_cell(draw, view, cx, cy, r)
+    elif played_here and wins_for is None:  # the seat it wins for is not in the view: the ghost at the east corner
+        _ghost_icon(draw, cx + r + 4, cy, 30)
     bids = _bids(view, loc)
-    lead = _leader(bids)
-    for seat, colour, count, flat in bids:
-        bx, by = _bid_centre(cx, cy, r, _edge_of(seat, players), _chip_width(colour, count))
-        _chip(draw, bx, by, seat, colour, count, flat, lead=seat == lead)
+    lead = None if played_here else _leader(bids)
+    for seat, parts, flat in bids:
+        edge = _edge_of(seat, players)
+        if edge not in (0, 3) and _stacked(parts):
+            _side_stack(draw, cx, cy, r, edge, (seat, parts, flat), seat == lead, span)
+            continue
+        bx, by = _bid_centre(cx, cy, r, edge, _chip_width(parts), span)
+        _chip(draw, bx, by, seat, parts, flat, lead=seat == lead)
+    if wins_for is not None:
+        bx, by = _bid_centre(cx, cy, r, _edge_of(wins_for, players), GHOST_CHIP_W, span)
+        _ghost_chip(draw, bx, by, wins_for)
 
 
-def _bid_centre(cx: float, cy: float, r: float, edge: int, width: int) -> tuple[float, float]:
-    """Where a bid chip of this width sits: just outside its edge, clear of the hex."""
+def _celeste_cell(draw: ImageDraw.ImageDraw, view: View, cx: float, cy: float, r: float) -> None:
+    """Key Celeste's face in two lines across the hex's middle, and the ghost at its east corner: standing on the
+    tile, or with the number disc of the player holding it."""
+    band = _band(r)
+    for line, mid in zip(_celeste_face(view), (cy - 5, cy + 11), strict=True):
+        worst = abs(mid - cy) + 7
+        room = int(2 * _half_width(r, worst) - 2 * band - 4)
+        size = next((k for k in (14, 13) if d.text_width(line, k) <= room), 12)
+        d.text(draw, (cx, mid), line, size, (64, 60, 54), anchor="mm")
+    ghost = _ghost(view)
+    if ghost is not None and ghost.on_tile:
+        _ghost_icon(draw, cx + r + 2, cy, 32)
+    elif ghost is not None and ghost.held is not None:
+        _ghost_icon(draw, cx + r + 2, cy, 32)
+        _seat_disc(draw, cx + r + 26, cy + 6, ghost.held)
+
+
+def _bid_centre(cx: float, cy: float, r: float, edge: int, width: int,
+                span: tuple[float, float] = (0, WIDTH)) -> tuple[float, float]:
+    """Where a bid chip of this width sits: just outside its edge, clear of the hex, and inside span (a wide group
+    with Sven or Paulo at the panel's side)."""
     ux, uy = _outward(edge)
     apothem = r * SQRT3 / 2
     if edge in (0, 3):
         return cx, cy + uy * (apothem + 19)
     side = 1 if ux > 0 else -1
-    return cx + ux * (apothem + 6) + side * (width / 2 + 4), cy + uy * (apothem + 6)
+    x = cx + ux * (apothem + 6) + side * (width / 2 + 4)
+    return min(max(x, span[0] + width / 2 + 4), span[1] - width / 2 - 4), cy + uy * (apothem + 6)
 
 
 def _usable(tile_id: str) -> bool:
@@ -791,7 +1114,17 @@ def _boats_height(view: View) -> int:
     boats = view.get("boats") or []
     if not boats:
         return 0
-    return 44 + BOAT_CARD_H + 10
+    return 44 + _card_height(view) + 10
+
+
+KEYMELEQUIN_LINE_H = 24
+
+
+def _card_height(view: View) -> int:
+    """A boat card's height: a line more when the Keymelequin (module) is among the boats."""
+    boats: Sequence[Mapping[str, Any]] = view.get("boats") or []
+    mele = any(str(b.get("id")) == KEYMELEQUIN for b in boats)
+    return BOAT_CARD_H + (KEYMELEQUIN_LINE_H if mele else 0)
 
 
 def _picking(view: View) -> list[int]:
@@ -820,20 +1153,22 @@ def _boats(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
     boats: Sequence[Mapping[str, Any]] = view.get("boats") or []
     n = max(4, len(boats))
     card_w = (x1 - x0 - 2 * PAD - 10 * (n - 1)) // n
+    card_h = _card_height(view)
     for i, boat in enumerate(boats):
         bx = x0 + PAD + i * (card_w + 10)
-        _boat_card(draw, view, boat, (bx, y0 + 44, bx + card_w, y0 + 44 + BOAT_CARD_H), face, winter)
+        _boat_card(draw, view, boat, (bx, y0 + 44, bx + card_w, y0 + 44 + card_h), face, winter)
 
 
 def _boat_card(draw: ImageDraw.ImageDraw, view: View, boat: Mapping[str, Any], box: Box, face: str,
                winter: bool) -> None:
-    """A boat: name, load or winter scoring, taker."""
+    """A boat: name, load or winter scoring, taker; the Keymelequin also says who is aboard, its load (marked '*':
+    Keywood's figures, F-2) and the boat it replaced."""
     x0, y0, x1, y1 = box
     boat_id = str(boat.get("id"))
     taken = boat.get("taken")
     fill = KIND_FILL["boat"] if taken is None else d.lighter(KIND_FILL["boat"], 0.6)
     draw.rounded_rectangle(box, radius=10, fill=fill, outline=d.INK if taken is None else d.FAINT, width=2)
-    name = BOATS[boat_id].name if boat_id in BOATS else boat_id
+    name = _title(boat_id)
     d.text(draw, (x0 + 10, y0 + 16), d.ellipsize(name, 18, x1 - x0 - 50, bold=True), 18, bold=True, anchor="lm")
     d.text(draw, (x1 - 10, y0 + 16), face, 16, d.MUTED, bold=True, anchor="rm")
     workers: Mapping[str, int] = boat.get("workers") or {}
@@ -850,7 +1185,7 @@ def _boat_card(draw: ImageDraw.ImageDraw, view: View, boat: Mapping[str, Any], b
         x = x0 + 10
         total = sum(int(v) for v in workers.values())
         x += d.text(draw, (x, y), f"{total} workers", 15, d.MUTED, anchor="lm") + 6
-        for colour in [*KEYPLE_COLOURS, *sorted(c for c in workers if c not in KEYPLE_COLOURS)]:
+        for colour in _kind_order(workers):
             count = int(workers.get(colour, 0))
             if count and x + _worker_pill_width(colour, count) <= x1 - 6:
                 x += _worker_pill(draw, x, y, colour, count) + 4
@@ -859,6 +1194,8 @@ def _boat_card(draw: ImageDraw.ImageDraw, view: View, boat: Mapping[str, Any], b
                           if int(skills.get(k, 0)))
         text = f"{skill_total} skill{'' if skill_total == 1 else 's'}" + (f": {words}" if words else "")
         d.text(draw, (x0 + 10, y), d.ellipsize(text, 15, x1 - x0 - 20), 15, anchor="lm")
+    if boat_id == KEYMELEQUIN:
+        _keymelequin_line(draw, view, workers, face, (x0 + 10, y0 + 42 + 50, x1 - 10))
     ty = y1 - 17
     if isinstance(taken, int):
         d.text(draw, (x0 + 10, ty), "taken by", 15, d.MUTED, anchor="lm")
@@ -867,6 +1204,24 @@ def _boat_card(draw: ImageDraw.ImageDraw, view: View, boat: Mapping[str, Any], b
                anchor="lm")
     else:
         d.text(draw, (x0 + 10, ty), "not taken", 15, d.MUTED, anchor="lm")
+
+
+def _keymelequin_line(draw: ImageDraw.ImageDraw, view: View, workers: Mapping[str, int], face: str,
+                      where: tuple[float, float, float]) -> None:
+    """The Keymelequin's own line: who is aboard (Sven in spring, Paulo in summer), the load it takes from the bag
+    ('*': the sheet's icons are lost, Keywood's figures, F-2) and the boat it replaced at set-up."""
+    x, y, right = where
+    boat = COMPONENTS.keymelequin
+    load = (boat.workers_b, boat.skills_b) if face == "b" else (boat.workers_a, boat.skills_a)
+    mark = "*" if boat.provenance == "reconstructed" else ""
+    aboard = [kp.NAMES.get(k, k) for k in _kind_order(workers) if k in kp.WILD and int(workers.get(k, 0))]
+    modules: Mapping[str, Any] = view.get("modules") or {}
+    replaced = str(modules.get("keymelequin") or "")
+    words = [f"{' and '.join(aboard)} aboard"] if aboard else []
+    words.append(f"load {load[0]} + {load[1]} skill{mark}")
+    if replaced:
+        words.append(f"replaces {_title(replaced)}")
+    d.text(draw, (x, y), d.ellipsize("; ".join(words), 15, int(right - x)), 15, anchor="lm")
 
 
 # --- Players -------------------------------------------------------------------------------------------
@@ -989,6 +1344,10 @@ def _player(draw: ImageDraw.ImageDraw, view: View, panel: Panel, box: Box) -> No
     if view.get("start_player") == seat:
         _keyple_icon(draw, x + 12, cy, 30, "purple")
         x += 28 + _pill(draw, x + 28, cy, "START", KEYPLE_FILL["purple"], (255, 255, 255)) + 6
+    ghost = _ghost(view)
+    if ghost is not None and ghost.held == seat:  # who holds the ghost is public (F-38)
+        _ghost_icon(draw, x + 12, cy, 30)
+        x += 28 + _pill(draw, x + 28, cy, "GHOST", (96, 100, 116), (255, 255, 255)) + 6
     players = len(_names(view))
     edge = EDGE_NAMES[_edge_of(seat, players)]
     d.text(draw, (x1 - PAD, cy), f"bids on edge {edge}", 15, d.MUTED, anchor="rm")
@@ -1007,7 +1366,7 @@ def _player(draw: ImageDraw.ImageDraw, view: View, panel: Panel, box: Box) -> No
     if opened is not None:
         x = x0 + PAD + d.text(draw, (x0 + PAD, y), "Opened:", 16, d.MUTED, anchor="lm") + 8
         workers: Mapping[str, int] = opened.get("workers") or {}
-        for colour in [*KEYPLE_COLOURS, *sorted(c for c in workers if c not in KEYPLE_COLOURS)]:
+        for colour in _kind_order(workers):
             if int(workers.get(colour, 0)):
                 x += _worker_pill(draw, x, y, colour, int(workers[colour])) + 4
         held: Mapping[str, int] = opened.get("skills") or {}
@@ -1045,22 +1404,30 @@ def _village_hexes(draw: ImageDraw.ImageDraw, view: View, panel: Panel, box: Box
     for pos, placed in tiles:
         cx, cy = _centre(pos, r)
         _hex_base(draw, ox + cx, oy + cy, r, str(placed.get("tile")), bool(placed.get("up")))
+    ghost = _ghost(view)
+    with_ghost = ghost is not None and ghost.held == panel.seat  # Key Celeste scores more with its owner's ghost
     for pos, placed in tiles:
         cx, cy = _centre(pos, r)
         tile_id = str(placed.get("tile"))
         up = bool(placed.get("up"))
         body = HexText(_title(tile_id), _effect(tile_id, up), res=placed.get("res") or {},
                        stored=placed.get("stored") or {}, uses=_uses(view, tile_id), footer=f"{pos[0]}/{pos[1]}",
-                       up=up)
+                       up=up, ghost_icon=with_ghost and tile_id == CELESTE_LOC)
         _hex_text(draw, ox + cx, oy + cy, r, body)
 
 
 # --- Legend --------------------------------------------------------------------------------------------
 
 
+def _modules(view: View) -> tuple[bool, bool]:
+    """Which modules the game plays with: (Keymelequin, Key Celeste)."""
+    modules: Mapping[str, Any] = view.get("modules") or {}
+    return bool(modules.get("keymelequin")), bool(modules.get("key_celeste"))
+
+
 def _legend_height(view: View) -> int:
-    """Three lines of keys."""
-    return 3 * 34 + 16
+    """Three lines of keys, a fourth for the modules."""
+    return (4 if any(_modules(view)) else 3) * 34 + 16
 
 
 def _legend(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
@@ -1077,7 +1444,7 @@ def _legend(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
     x += 26 + d.text(draw, (x + 26, y), "purple: start player", 16, anchor="lm") + 18
     x += _worker_pill(draw, x, y, "red", 3, flat=True) + 5
     x += d.text(draw, (x, y), "lower case: laid flat (summer boat 4a/4b)", 16, anchor="lm") + 18
-    _chip(draw, x + 30, y, 1, "blue", 2, False)
+    _chip(draw, x + 30, y, 1, (("blue", 2),), False)
     d.text(draw, (x + 64, y), "player 2's bid or use", 16, anchor="lm")
     y += 34
     x = x0 + PAD
@@ -1096,6 +1463,9 @@ def _legend(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
     x += d.pill(draw, (x, y), "UP", 14, d.INK, ink=(255, 255, 255), pad=5) + 5
     d.text(draw, (x, y), "upgraded (double outline)", 16, anchor="lm")
     y += 34
+    if any(_modules(view)):
+        _legend_modules(draw, view, x0 + PAD, y)
+        y += 34
     x = x0 + PAD
     x += d.text(draw, (x, y), "Bid edges", 17, bold=True, anchor="lm") + 12
     players = len(_names(view))
@@ -1105,6 +1475,25 @@ def _legend(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
         x += 26 + d.text(draw, (x + 26, y), label, 16, anchor="lm") + 16
     note = "q/r: village coordinates (0/0 home).  *: Keywood's own figure, not public (F-2)"
     d.text(draw, (x1 - PAD, y), d.ellipsize(note, 15, int(x1 - PAD - x - 10)), 15, d.MUTED, anchor="rm")
+
+
+def _legend_modules(draw: ImageDraw.ImageDraw, view: View, x: float, y: float) -> None:
+    """The modules' pieces: Sven and Paulo (Keymelequin), the ghost and its chip (Key Celeste)."""
+    mele, celeste = _modules(view)
+    x += d.text(draw, (x, y), "Modules", 17, bold=True, anchor="lm") + 12
+    if mele:
+        for wild, words in (("sven", "Sven: blue or yellow"), ("paulo", "Paulo: green or red")):
+            x += _worker_pill(draw, x, y, wild, None) + 5
+            x += d.text(draw, (x, y), words, 16, anchor="lm") + 14
+        x += _chip_width((("sven", 1), ("yellow", 2))) // 2
+        _chip(draw, x, y, 0, (("sven", 1), ("yellow", 2)), False)
+        x += _chip_width((("sven", 1), ("yellow", 2))) // 2 + 6
+        x += d.text(draw, (x, y), "a bid of 3 with Sven", 16, anchor="lm") + 18
+    if celeste:
+        _ghost_icon(draw, x + 10, y, 28)
+        x += 26 + d.text(draw, (x + 26, y), "the ghost (Key Celeste): its holder is public", 16, anchor="lm") + 18
+        _ghost_chip(draw, x + GHOST_CHIP_W / 2 + 4, y, 1)
+        d.text(draw, (x + GHOST_CHIP_W + 14, y), "played: wins the tile for player 2", 16, anchor="lm")
 
 
 __all__ = ["check_public", "render", "render_scoreboard"]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from engine.core import Event, Rng
+from engine.keyflower import celeste, keymelequin, season
+from engine.keyflower import keyples as kp
 from engine.keyflower import places as pl
-from engine.keyflower import season
 from engine.keyflower import supply as sup
 from engine.keyflower import transport as tr
-from engine.keyflower.actions import Act
+from engine.keyflower.actions import Act, act
 from engine.keyflower.state import Json, KfState
-from engine.keyflower.turns import face_of, output_place
+from engine.keyflower.turns import face_of, output_place, sources
 
 
 def apply(state: KfState, seat: int, action: Act) -> list[Event]:
@@ -27,15 +28,23 @@ def apply(state: KfState, seat: int, action: Act) -> list[Event]:
         state.passes += 1
         ev.append(Event(f"{state.names[seat]} passes.", seat))
         _next_turn(state)
-    elif verb == "use" and args[1] == "mixed":
-        state.pending = {"kind": "mix", "seat": seat, "loc": args[0], "added": {}}
+    elif verb == "ghost":
+        celeste.play_ghost(state, seat, args[0], ev)
+        _acted(state)
+    elif verb in ("bid", "use") and (args[1] == "mixed" or args[1] in kp.WILD):
+        state.pending = {"kind": "mix", "seat": seat, "what": verb, "loc": args[0], "added": {}}
+        if args[1] in kp.WILD:  # Sven or Paulo goes first; his pair's colours follow one at a time
+            _mix_step(state, state.pending, act("add", args[1]), ev)
     elif verb in ("bid", "use"):
         state.pending = {"kind": "count", "seat": seat, "what": verb, "loc": args[0], "colour": args[1]}
     else:  # move SOURCE bid|use TARGET
-        bid = pl.bid_of(state, args[0], seat)
-        assert bid is not None
+        bid = pl.peek(state, args[0])["bids"][str(seat)]
+        group = pl.bid_group(bid)
         state.pending = {"kind": "count", "seat": seat, "what": args[1], "loc": args[2], "colour": bid[0],
                          "from": args[0], "carried": bid[1]}
+        if kp.wilds_in(group):  # a group with Sven or Paulo is topped up one worker at a time
+            state.pending = {"kind": "mix", "seat": seat, "what": args[1], "loc": args[2], "added": {},
+                             "from": args[0], "carried": bid[1]}
     season.advance(state, ev)
     return ev
 
@@ -56,7 +65,7 @@ def _pending_step(state: KfState, seat: int, action: Act, ev: list[Event]) -> No
     pending = state.pending
     assert pending is not None
     kind = pending["kind"]
-    if kind == "count" and action.verb == "join":
+    if kind in ("count", "mix") and action.verb == "join":
         bid = pl.bid_of(state, action.args[0], seat)
         assert bid is not None
         pending["joined"] = pending.get("joined", []) + [action.args[0]]
@@ -76,6 +85,9 @@ def _pending_step(state: KfState, seat: int, action: Act, ev: list[Event]) -> No
         if pending["left"] <= 0 or not _any_choice(state):
             state.pending = None
             _acted(state)
+    elif kind == "replace":
+        keymelequin.replace(state, seat, action.args[0], ev)
+        season.after_pick(state, ev)
     else:
         tr.step(state, seat, action, ev)
         if state.pending is None:
@@ -84,26 +96,40 @@ def _pending_step(state: KfState, seat: int, action: Act, ev: list[Event]) -> No
 
 def _place_workers(state: KfState, pending: Json, count: int, ev: list[Event]) -> None:
     """Put the counted workers (and a moved group) on their location as a bid or a use."""
-    seat, loc, colour = pending["seat"], pending["loc"], pending["colour"]
+    colour = pending["colour"]
+    sup.take(state.workers[pending["seat"]], {colour: count} if count else {})
+    _place_group(state, pending, {colour: count} if count else {}, ev)
+
+
+def _place_group(state: KfState, pending: Json, group: dict[str, int], ev: list[Event]) -> None:
+    """Put a group already off the screen, with any outbid groups carried along, on its location; a group that
+    breaks the tile's colour lies flat (summer boats 4a, 4b)."""
+    seat, loc = pending["seat"], pending["loc"]
     name = state.names[seat]
-    sup.take(state.workers[seat], {colour: count} if count else {})
-    total = count
-    if "from" in pending:
-        sources = [pending["from"], *pending.get("joined", [])]
-        for source in sources:
-            total += pl.entry(state, source)["bids"].pop(str(seat))[1]
-        ev.append(Event(f"{name} moves outbid workers ({pending['carried']} {colour}) from "
-                        f"{' and '.join(sources)}.", seat))
-    laid_flat = pl.colour_of(state, loc) not in (None, colour)  # summer boat 4a or 4b breaking the colour
+    moved = sources(pending)
+    carried = kp.merged(*(pl.bid_group(pl.entry(state, src)["bids"].pop(str(seat))) for src in moved))
+    for src in moved:
+        pl.recheck_wild(pl.entry(state, src))
+    whole = kp.merged(group, carried)
+    if moved:
+        ev.append(Event(f"{name} moves outbid workers ({kp.words(carried)}) from {' and '.join(moved)}.", seat))
+    lying = not pl.group_fits(state, seat, loc, whole, pending["what"])
     place = pl.entry(state, loc)
+    if kp.wilds_in(whole):
+        place["wild"] = True  # Sven or Paulo stands here (places.may_be_mixed)
     if pending["what"] == "bid":
-        mine = place["bids"].get(str(seat), [colour, 0, laid_flat])
-        place["bids"][str(seat)] = [colour, mine[1] + total, pl.flat(mine, 2)]
-        ev.append(Event(f"{name} bids {mine[1] + total} {colour} on {loc}.", seat))
+        mine = place["bids"].get(str(seat))
+        before, flat = (pl.bid_group(mine), pl.flat(mine, 2)) if mine and mine[1] else ({}, lying)
+        bid = place["bids"][str(seat)] = pl.bid_entry(kp.merged(before, whole), flat)
+        shown = f"{bid[1]} {bid[0]}" if len(bid) < 4 else f"{bid[1]} ({kp.words(bid[3])}, as {bid[0]})"
+        ev.append(Event(f"{name} bids {shown} on {loc}.", seat))
         _acted(state)
         return
-    place["uses"].append([seat, colour, total, laid_flat])
-    ev.append(Event(f"{name} uses {loc} with {total} {colour}.", seat))
+    place["uses"].append(pl.use_entry(seat, whole, lying))
+    plain = len(whole) == 1 and next(iter(whole)) in kp.COLOURS
+    shown = f"{kp.size(whole)} {next(iter(whole))}" if plain else kp.words(whole)
+    note = " (mixed colours, summer boat 4b)" if lying and not plain else ""
+    ev.append(Event(f"{name} uses {loc} with {shown}{note}.", seat))
     _pay_and_produce(state, seat, loc, ev)
 
 
@@ -111,8 +137,10 @@ def _pay_and_produce(state: KfState, seat: int, loc: str, ev: list[Event]) -> No
     """A use's extra payment (asking which, when it may be any worker or skill), then its output."""
     face = face_of(state, loc)
     assert face is not None
-    needs = [(k, n) for k, n in face.pay.items() if k in ("any", "skill")]
-    fixed = {k: n for k, n in face.pay.items() if k not in ("any", "skill")}
+    screen = state.workers[seat]
+    chosen = [k for k in face.pay if k in ("any", "skill") or (k in kp.COLOURS and screen.get(kp.PAIR_OF[k]))]
+    needs = [(k, face.pay[k]) for k in chosen]  # which worker or skill is the payer's choice (F-31)
+    fixed = {k: n for k, n in face.pay.items() if k not in chosen}
     _pay_fixed(state, seat, fixed, ev)
     if needs:
         key, n = needs[0]
@@ -122,18 +150,13 @@ def _pay_and_produce(state: KfState, seat: int, loc: str, ev: list[Event]) -> No
 
 
 def _mix_step(state: KfState, pending: Json, action: Act, ev: list[Event]) -> None:
-    """A mixed use (summer boat 4b): workers of any colours, one at a time, laid flat; `done` makes the use."""
-    seat, loc = pending["seat"], pending["loc"]
+    """A group built one worker at a time; `done` places it."""
     if action.verb == "add":
-        sup.take(state.workers[seat], {action.args[0]: 1})
+        sup.take(state.workers[pending["seat"]], {action.args[0]: 1})
         sup.add(pending["added"], {action.args[0]: 1})
         return
     state.pending = None
-    added = pending["added"]
-    pl.entry(state, loc)["uses"].append([seat, "mixed", sum(added.values()), True, dict(added)])
-    ev.append(Event(f"{state.names[seat]} uses {loc} with {sup.words(added)} (mixed colours, summer boat 4b).",
-                    seat))
-    _pay_and_produce(state, seat, loc, ev)
+    _place_group(state, pending, dict(pending["added"]), ev)
 
 
 def _pay_fixed(state: KfState, seat: int, fixed: dict[str, int], ev: list[Event]) -> None:
@@ -152,15 +175,15 @@ def _pay_fixed(state: KfState, seat: int, fixed: dict[str, int], ev: list[Event]
 def _pay_step(state: KfState, pending: Json, what: str, ev: list[Event]) -> None:
     """The payer chooses which worker or skill to give; it is returned only after the use's draw."""
     seat = pending["seat"]
-    pool = state.workers[seat] if pending["pay"] == "any" else state.skills[seat]
+    pool = state.skills[seat] if pending["pay"] == "skill" else state.workers[seat]
     sup.take(pool, {what: 1})
     sup.add(pending["paid"], {what: 1})
     pending["left"] -= 1
     if pending["left"] <= 0:
         state.pending = None
         paid = pending["paid"]
-        if pending["pay"] == "any":  # a worker goes into the bag in plain view
-            ev.append(Event(f"{state.names[seat]} hands in {sup.words(paid)}.", seat))
+        if pending["pay"] != "skill":  # a worker goes into the bag in plain view
+            ev.append(Event(f"{state.names[seat]} hands in {kp.words(paid)}.", seat))
         else:  # a skill goes face down onto the pile: its kind stays hidden (F-7)
             ev.append(Event(f"You hand in {sup.words(paid)}.", seat, (seat,)))
             ev.append(Event(f"{state.names[seat]} hands in {sup.count_words(sum(paid.values()), 'skill')}.", seat))
@@ -233,7 +256,7 @@ def _say_gains(state: KfState, seat: int, to: str, resources: dict[str, int], gr
 def _return(state: KfState, handed_in: dict[str, int]) -> None:
     """Workers and skills handed in go back to the bag and the pile after the draw (Tavern, Hiring fair)."""
     for key, n in handed_in.items():
-        sup.add(state.bag if key in sup.WORKER_COLOURS else state.skill_pile, {key: n})
+        sup.add(state.bag if key in kp.KINDS else state.skill_pile, {key: n})
 
 
 def _any_choice(state: KfState) -> bool:

@@ -1,8 +1,8 @@
 """Keyflower component data: typed records loaded from the TOML files in engine/keyflower/data/.
 
-Loading happens in two steps, and each lists every problem it finds before giving up: read the four files
-(tiles, boats, turn_order, game) into records (types and schema), then `validate` the records against the counts
-and constraints in shared/reference/keyflower-base-and-modules.md (docs/components.md, "Keyflower", lists them).
+Loading happens in two steps, and each lists every problem it finds before giving up: read the five files
+(tiles, boats, turn_order, game, modules) into records (types and schema), then `validate` the records against the
+counts and constraints in shared/reference/keyflower-base-and-modules.md (docs/components.md, "Keyflower", lists them).
 Edges are numbered 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW; tiles never rotate, so every road and water side is data.
 """
 
@@ -19,7 +19,7 @@ from engine.datacheck import ComponentError as ComponentError  # the family's er
 from engine.datacheck import TomlEntry, data_folder, duplicates, is_int, read_toml_files
 
 DATA_DIR = Path(__file__).parent / "data"
-FILES: tuple[str, ...] = ("tiles", "boats", "turn_order", "game")
+FILES: tuple[str, ...] = ("tiles", "boats", "turn_order", "game", "modules")
 PROVENANCES: tuple[str, ...] = ("reference", "reconstructed")
 
 Cost = Mapping[str, int]
@@ -150,6 +150,18 @@ class TurnOrderTile:
 
 
 @dataclass(frozen=True)
+class CelesteTile:
+    """The Key Celeste tile (module Key Celeste): its points at the end, more with the ghost, and its edges."""
+
+    name: str
+    points: int
+    ghost_points: int
+    roads: tuple[int, ...]
+    water: tuple[int, ...]
+    provenance: str
+
+
+@dataclass(frozen=True)
 class Components:
     """Every Keyflower component the engine needs."""
 
@@ -161,6 +173,8 @@ class Components:
     skills: Mapping[str, int]
     resources: Mapping[str, int]
     setup: Mapping[int, Mapping[str, int]]
+    keymelequin: Boat  # the Keymelequin boat (module): face a spring, face b summer; never in a village
+    key_celeste: CelesteTile
 
 
 # --- Reading typed values from TOML tables -----------------------------------------------------------
@@ -289,6 +303,26 @@ def _turn_order(doc: dict[str, Any], problems: list[str]) -> tuple[TurnOrderTile
     return tuple(sorted(out, key=lambda t: (t.number, t.players)))
 
 
+def _modules(doc: dict[str, Any], problems: list[str]) -> dict[str, Any]:
+    """modules.toml: [keymelequin] and [key-celeste]; returns the Components keyword arguments they give."""
+    for key in doc:
+        if key not in ("keymelequin", "key-celeste"):
+            problems.append(f"modules.toml: unknown section [{key}] (expected keymelequin, key-celeste)")
+    boat = _Entry("modules.toml [keymelequin]", doc.get("keymelequin", {}), problems)
+    boat.only("name", "workers_a", "skills_a", "workers_b", "skills_b", "provenance", "note")
+    tile = _Entry("modules.toml [key-celeste]", doc.get("key-celeste", {}), problems)
+    tile.only("name", "points", "ghost_points", "roads", "water", "provenance", "note")
+    return {
+        "keymelequin": Boat(id="keymelequin", name=boat.text("name"), min_players=PLAYER_COUNTS[0],
+                            workers_a=boat.count("workers_a"), skills_a=boat.count("skills_a"),
+                            workers_b=boat.count("workers_b"), skills_b=boat.count("skills_b"), scoring="",
+                            roads=(), water=(), provenance=boat.provenance()),
+        "key_celeste": CelesteTile(name=tile.text("name"), points=tile.count("points"),
+                                   ghost_points=tile.count("ghost_points"), roads=tile.edges("roads"),
+                                   water=tile.edges("water"), provenance=tile.provenance()),
+    }
+
+
 def _game(doc: dict[str, Any], problems: list[str]) -> dict[str, Any]:
     """game.toml: [supply] and [setup]; returns the Components keyword arguments they give."""
     sections = {"supply": ("bag", "greens", "skills", "resources"), "setup": tuple(map(str, PLAYER_COUNTS))}
@@ -332,6 +366,7 @@ def load(path: Path | None = None) -> Components:
         boats=_boats(docs["boats"], problems),
         turn_order=_turn_order(docs["turn_order"], problems),
         **_game(docs["game"], problems),
+        **_modules(docs["modules"], problems),
     )
     if problems:
         raise ComponentError(problems)
@@ -346,7 +381,16 @@ def load(path: Path | None = None) -> Components:
 
 def validate(c: Components) -> list[str]:
     """Return every broken count or constraint as a sentence; [] when the components are sound. Raises nothing."""
-    return _check_tiles(c) + _check_boats(c) + _check_turn_order(c) + _check_game(c)
+    return _check_tiles(c) + _check_boats(c) + _check_turn_order(c) + _check_game(c) + _check_modules(c)
+
+
+def _check_modules(c: Components) -> list[str]:
+    """The Key Celeste tile's edges are sound and it has a river side to join a chain (module sheet: a boat)."""
+    tile = c.key_celeste
+    out = _edges("modules.toml [key-celeste]", tile.roads, tile.water)
+    if not tile.water:
+        out.append("modules.toml [key-celeste]: the tile counts as a boat, so it needs a river side (water).")
+    return out
 
 
 def _provenance(where: str, provenance: str) -> list[str]:

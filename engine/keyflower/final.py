@@ -4,8 +4,10 @@ chosen for the best total (reference §8, rulings F-19, F-25)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.core import PlayerScore, Scoreboard, ScoreLine
-from engine.keyflower import scoring
+from engine.keyflower import celeste, scoring
 from engine.keyflower import transport as tr
 from engine.keyflower import village as vg
 from engine.keyflower.components import COMPONENTS, Face
@@ -60,6 +62,9 @@ def _lines(state: KfState, seat: int, flip: str | None) -> list[tuple[str, int, 
             else:
                 fixed.append((boat.name, _boat_points(boat.scoring, state, seat, placed, powers)))
             continue
+        if tid == celeste.LOC:
+            fixed.append(celeste.tile_line(state, seat))
+            continue
         if tid.startswith("order-"):
             fixed.append((f"Turn-order tile {tid[6:]}",
                           vg.connections(placed, tr.sides, tr.pos_of(key), "2a" in powers)))
@@ -84,7 +89,12 @@ def _lines(state: KfState, seat: int, flip: str | None) -> list[tuple[str, int, 
                                 skills=dict(state.skills[seat]), workers=dict(state.workers[seat]),
                                 purple=seat == state.start, any_resource="3b" in powers, white_wind=white_wind,
                                 fixed=tuple(fixed))
-    _, lines = scoring.best_score(holdings)
+    total, lines = scoring.best_score(holdings)
+    if holdings.purple and celeste.LOC in {p["tile"] for p in village.values()}:  # the keyple as a ghost (F-42)
+        as_ghost = replace(holdings, purple=False, fixed=(*holdings.fixed, celeste.purple_line()))
+        alt_total, alt_lines = scoring.best_score(as_ghost)
+        if alt_total > total:
+            lines = alt_lines
     return [(line.label, line.points, line.detail) for line in lines]
 
 

@@ -9,13 +9,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core import Event, Rng
+from engine.keyflower import keymelequin
 from engine.keyflower import supply as sup
-from engine.keyflower.components import COMPONENTS, Components, Tile
+from engine.keyflower.components import COMPONENTS, Boat, Components, Tile
 from engine.keyflower.state import KfState
 
 SEASONS = ("spring", "summer", "autumn", "winter")
-OPTIONS: dict[str, bool] = {}
+OPTIONS: dict[str, Any] = {"keymelequin": "", "key_celeste": False}
 HOME = "0/0"
+OFF = ("", "off", "no", "none")
 
 
 def tile(tile_id: str) -> Tile:
@@ -31,17 +33,38 @@ def is_tile(tile_id: str) -> bool:
     return tile_id in _TILES
 
 
+def boat_tile(boat_id: str) -> Boat:
+    """A boat tile by id, the Keymelequin included; raises StopIteration for an unknown one."""
+    if boat_id == keymelequin.BOAT:
+        return COMPONENTS.keymelequin
+    return next(b for b in COMPONENTS.boats if b.id == boat_id)
+
+
+def read_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The modules chosen: keymelequin (the boat it replaces, '' when off) and key_celeste; raises ValueError on an
+    unknown option."""
+    out = dict(OPTIONS)
+    for key, value in (options or {}).items():
+        if key == "keymelequin":
+            out[key] = "" if value is None or value is False or str(value).lower() in OFF else str(value)
+        elif key == "key_celeste":
+            out[key] = value is True or str(value).lower() in ("1", "true", "yes", "on")
+        else:
+            raise ValueError(f"Unknown Keyflower option '{key}' (options: keymelequin, key_celeste).")
+    return out
+
+
 def setup(players: Sequence[str], seed: int, options: Mapping[str, Any] | None,
           comps: Components = COMPONENTS) -> KfState:
-    """The opening state (reference §2); raises ValueError on a bad player count or option."""
-    for key in options or {}:
-        raise ValueError(f"Unknown Keyflower option '{key}'.")
+    """The opening state (reference §2; the modules' set-up, module sheet); raises ValueError on a bad player
+    count or option."""
+    chosen = read_options(options)
     n = len(players)
     if not 2 <= n <= 6:
         raise ValueError(f"Keyflower needs 2 to 6 players, not {n}.")
     rng = Rng.from_seed(seed)
     table = comps.setup[n]
-    state = KfState(names=list(players), options={}, rng=0, bag=dict(comps.bag), greens=comps.greens,
+    state = KfState(names=list(players), options=chosen, rng=0, bag=dict(comps.bag), greens=comps.greens,
                     skill_pile=dict(comps.skills), supply=dict(comps.resources))
     state.workers = [sup.draw(state.bag, rng, 8) for _ in range(n)]
     state.skills = [{} for _ in range(n)]
@@ -52,6 +75,8 @@ def setup(players: Sequence[str], seed: int, options: Mapping[str, Any] | None,
     state.start = min(range(n), key=lambda s: homes[s].number)
     state.boats = [{"id": b.id, "workers": {}, "skills": {}, "taken": None} for b in comps.boats
                    if b.min_players <= n]
+    if chosen["keymelequin"]:
+        keymelequin.replace_at_setup(state, chosen["keymelequin"])
     state.order_tiles = sorted({t.number for t in comps.turn_order if t.players[0] <= n <= t.players[1]})
     season_tiles = {s: [t.id for t in comps.tiles if t.kind == s] for s in SEASONS}
     season_tiles["summer"] += sorted({t.id[:-1] for t in comps.tiles if t.kind == "summerboat"})
@@ -67,6 +92,7 @@ def setup(players: Sequence[str], seed: int, options: Mapping[str, Any] | None,
     state.auction = season_tiles["spring"][:table["per_season"]]
     state.won = [[] for _ in range(n)]
     load_boats(state, "a")
+    keymelequin.board(state)
     _open_season(state)
     return state
 
@@ -74,8 +100,7 @@ def setup(players: Sequence[str], seed: int, options: Mapping[str, Any] | None,
 def load_boats(state: KfState, face: str) -> list[Event]:
     """Put the season's workers (from the bag, one at a time round the boats when short) and skills on the boats."""
     rng = Rng(state.rng)
-    boats = {b.id: b for b in COMPONENTS.boats}
-    wanted = [(b, getattr(boats[b["id"]], f"workers_{face}"), getattr(boats[b["id"]], f"skills_{face}"))
+    wanted = [(b, getattr(boat_tile(b["id"]), f"workers_{face}"), getattr(boat_tile(b["id"]), f"skills_{face}"))
               for b in state.boats if b["taken"] is None]
     for round_no in range(max((w for _, w, _ in wanted), default=0)):
         for boat, workers, _ in wanted:

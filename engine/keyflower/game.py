@@ -22,7 +22,7 @@ from engine.core import (
     Verdict,
 )
 from engine.keyflower import apply as apply_mod
-from engine.keyflower import final, flow
+from engine.keyflower import celeste, final, flow, keymelequin
 from engine.keyflower.actions import Act, read
 from engine.keyflower.legal import legal, to_act
 from engine.keyflower.state import KfState
@@ -32,11 +32,11 @@ from engine.words import WordsGame, match_words, waiting_phrase
 
 SKILL_KINDS = frozenset({"anvil", "pick", "saw"})
 VERBS = frozenset({"bid", "use", "move", "pass", "count", "pay", "take", "carry", "upgrade", "done", "boat", "place",
-                   "winter", "join", "add"})
+                   "winter", "join", "add", "ghost", "replace"})
 PHRASES = {"turns": "take a turn", "winter-choice": "choose winter tiles", "boats": "pick a boat",
            "place": "place new tiles in the village", "count": "say how many workers", "pay": "choose what to hand in",
            "take": "choose a resource", "transport": "move resources and upgrade",
-           "mix": "add workers of any colours to the use"}
+           "mix": "add workers to the group one at a time", "replace": "choose the boat that replaces the Keymelequin"}
 
 
 class KeyflowerGame(WordsGame[KfState, Act]):
@@ -59,7 +59,7 @@ class KeyflowerGame(WordsGame[KfState, Act]):
             return [Decision(s, SIMULTANEOUS, key, what, True, None, state.phase == "place") for s in seats]
         # each step of a turn is its own decision: its private choices come by DM with buttons, step by step
         key = f"{state.pending['kind'] if state.pending else state.phase}:{state.seq}"
-        public = state.phase in ("boats",) and not state.pending
+        public = state.phase == "boats" and (not state.pending or state.pending["kind"] == "replace")
         # a turn's options show what is behind the screen, but the move made is played on the table
         return [Decision(s, TURN, key, what, True, None, public, secret=False) for s in seats]
 
@@ -123,14 +123,19 @@ class KeyflowerGame(WordsGame[KfState, Act]):
             "waiting_for": self.waiting_for(state), "villages": copy.deepcopy(state.villages),
             "auction": list(state.auction), "order_tiles": list(state.order_tiles),
             "places": {loc: {"bids": dict(p["bids"]), "uses": [list(u) for u in p["uses"]]}
-                       for loc, p in sorted(state.places.items())},
+                       | ({"ghost": p["ghost"]} if "ghost" in p else {}) for loc, p in sorted(state.places.items())},
             "boats": copy.deepcopy(state.boats), "bag": sum(state.bag.values()), "greens": state.greens,
             "skill_pile": sum(state.skill_pile.values()), "supply": dict(state.supply),
             "screens": [sum(w.values()) for w in state.workers], "skills_held": [sum(k.values()) for k in state.skills],
             "winter_in_hand": [len(h) for h in state.winter_hand], "won": [list(w) for w in state.won],
             "stacks": {"summer": len(state.summer_stack), "autumn": len(state.autumn_stack)},
             "passes": state.passes, "picking": list(state.picking), "pending": _pending_view(state),
+            "modules": {"keymelequin": keymelequin.replaced(state), "key_celeste": celeste.chosen(state)},
         }
+        if celeste.chosen(state):  # who owns the ghost is public (F-38)
+            data["ghost"] = {"holder": state.ghost_holder, "played": state.ghost_at, "gone": state.ghost_out}
+            data["celeste"] = {"on_table": celeste.on_table(state), "face": "winter" if state.season == 3 else
+                               "seasons"}
         if state.phase == "over":  # every screen is opened for the final count
             data["screens_opened"] = [{"workers": dict(w), "skills": dict(k)}
                                       for w, k in zip(state.workers, state.skills, strict=True)]

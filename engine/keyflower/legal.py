@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engine.keyflower import season, transport
+from engine.keyflower import keymelequin, season, transport
+from engine.keyflower import keyples as kp
 from engine.keyflower.actions import Act, act
 from engine.keyflower.state import KfState
 from engine.keyflower.turns import count_range, joinable, mix_actions, turn_actions
@@ -23,6 +24,13 @@ def to_act(state: KfState) -> list[int]:
     return [state.turn]
 
 
+def pay_actions(state: KfState, seat: int, what: str) -> list[Act]:
+    """What may be handed in: any worker, any skill, or a colour or the wild keyple of its pair (F-31)."""
+    pool = state.skills[seat] if what == "skill" else state.workers[seat]
+    allowed = (what, kp.PAIR_OF[what]) if what in kp.COLOURS else tuple(pool)
+    return [act("pay", k) for k in sorted(pool) if pool[k] and k in allowed]
+
+
 def legal(state: KfState, seat: int) -> list[Act]:
     """Every action this seat may take now (empty when it is not this seat's decision)."""
     if seat not in to_act(state):
@@ -35,8 +43,9 @@ def legal(state: KfState, seat: int) -> list[Act]:
         if kind == "mix":
             return mix_actions(state, pending)
         if kind == "pay":
-            pool = state.workers[seat] if pending["pay"] == "any" else state.skills[seat]
-            return [act("pay", k) for k in sorted(pool) if pool[k]]
+            return pay_actions(state, seat, pending["pay"])
+        if kind == "replace":
+            return keymelequin.replace_actions(state)
         if kind == "take":
             return [act("take", k) for k in ("wood", "stone", "iron") if state.supply.get(k, 0)]
         return transport.actions(state, seat)

@@ -3,12 +3,14 @@ tiles, resources, skills and keyple colours.
 
 `describe(name)` answers a tile by id or printed name (`timber-yard`, "Timber Yard", `home-3`, "Home tile 3",
 `summerboat-2a`, `2a`), a boat (`sea-bastion`, "Sea Breeze"), a turn-order tile (`order-2`), a resource (`gold`),
-a skill (`pick`, "pick axe") or a keyple colour (`green`, "purple keyple"), case-insensitively, with spaces,
-hyphens and underscores alike; anything else gives None, so the sections of docs/rules/keyflower.md get their turn.
+a skill (`pick`, "pick axe"), a keyple colour (`green`, "purple keyple") or a piece of the two modules (Sven, Paulo,
+the Keymelequin boat, Key Celeste, the ghost; rulings F-27 to F-43), case-insensitively, with spaces, hyphens and
+underscores alike; anything else gives None, so the sections of docs/rules/keyflower.md get their turn.
 Each description is Keywood's own wording, shows every face (its use, upgrade cost and points), marks each value
 Keywood had to make up "(reconstructed)" (ruling F-2), cites the reference section or ruling, and ends with a
 `/rules` phrase that reaches the full section (a phrase this module does not answer). `names()` lists one spelling
-of each, for autocomplete.
+of each base-game component, for autocomplete; `names(modules=True)` adds the module pieces, and `module_names()`
+lists those alone.
 
 The short effect texts (`effect_short`, `power_short`) and the display names are shared with
 engine/keyflower/texts.py.
@@ -204,6 +206,10 @@ def display_name(tile_id: str) -> str:
         return BOATS[tile_id].name
     if tile_id.startswith("order-") and tile_id[6:].isdigit():
         return f"Turn-order tile {tile_id[6:]}"
+    if tile_id == "keymelequin":
+        return COMPONENTS.keymelequin.name
+    if tile_id == "key-celeste":
+        return COMPONENTS.key_celeste.name
     return tile_id
 
 
@@ -539,6 +545,116 @@ def keyple_text(colour: str) -> str:
             "Source: reference §1, §2, §4, §8; ruling F-7, F-10, F-19. More: `/rules colour of a tile`.")
 
 
+# --- The modules: Keymelequin and Key Celeste ----------------------------------------------------------------
+
+# The module pieces' values (engine/keyflower/data/modules.toml); these defaults, the same values, serve only while
+# the component data does not carry the modules.
+_KEYMELEQUIN_DEFAULT: tuple[int, int, int, int, str] = (5, 1, 3, 1, "reconstructed")
+_CELESTE_DEFAULT: tuple[int, int, tuple[int, ...], tuple[int, ...], str] = (3, 3, (1, 4), (0, 3), "reconstructed")
+
+
+def keymelequin_load() -> tuple[int, int, int, int, bool]:
+    """The Keymelequin's (spring workers, spring skills, summer workers, summer skills, reconstructed?) (F-33)."""
+    boat = getattr(COMPONENTS, "keymelequin", None)
+    if boat is None:
+        wa, sa, wb, sb, provenance = _KEYMELEQUIN_DEFAULT
+    else:
+        wa, sa, wb, sb = int(boat.workers_a), int(boat.skills_a), int(boat.workers_b), int(boat.skills_b)
+        provenance = str(boat.provenance)
+    return wa, sa, wb, sb, provenance == "reconstructed"
+
+
+def celeste_values() -> tuple[int, int, tuple[int, ...], tuple[int, ...], bool]:
+    """Key Celeste's (points, points more with the ghost, roads, water, sides reconstructed?) (F-42)."""
+    tile = getattr(COMPONENTS, "key_celeste", None)
+    if tile is None:
+        points, ghost, roads, water, provenance = _CELESTE_DEFAULT
+    else:
+        points, ghost = int(tile.points), int(tile.ghost_points)
+        roads = tuple(int(e) for e in tile.roads)
+        water = tuple(int(e) for e in tile.water)
+        provenance = str(tile.provenance)
+    return points, ghost, roads, water, provenance == "reconstructed"
+
+
+def wild_text(name: str) -> str:
+    """Sven or Paulo, the Keymelequin's wild keyples."""
+    if name == "sven":
+        head = ("**Sven** (Keymelequin module): one wild keyple, blue or yellow as needed (the sheet's ♣ is any of "
+                "his pair: a blue, a yellow or Sven, F-27). He comes aboard the Keymelequin in spring.")
+        pays = "the yellow the Peddler asks for, the blue of the Store or the Tavern's worker of any colour"
+        colours, other = "blue or yellow", "Paulo"
+    else:
+        head = ("**Paulo** (Keymelequin module): one wild keyple, green or red as needed (the sheet's ♠ is any of "
+                "his pair: a green, a red or Paulo, F-27). He is out of play until the Keymelequin is turned over "
+                "for summer, and comes aboard then.")
+        pays = "the red the Fair asks for or the Tavern's worker of any colour"
+        colours, other = "green or red", "Sven"
+    lines = [head,
+             f"Keyples in the same bid as him, or used on the same tile (before or after him, by anyone), may count "
+             f"as {colours} too; bids beside a tile are not on it (F-28). A tile's colour may stay open between "
+             f"the two (F-29). He never shares a group with {other} and is never laid flat by summer boat 4a or 4b "
+             "(F-29, F-30).",
+             f"He may be paid as {pays}; the payer chooses (F-31). In a winning bid he goes into the bag, used on a "
+             "tile to its owner; hidden in the bag or behind a screen like any keyple (F-32).",
+             f"At the end he scores as a worker, and keyples assigned to the same winter tile may count as "
+             f"{colours} (F-36).",
+             "Source: reference §10.1 (module sheet); ruling F-27, F-28, F-29, F-30, F-31, F-32, F-36. More: "
+             "`/rules sven and paulo`."]
+    return "\n".join(lines)
+
+
+def keymelequin_text() -> str:
+    """The Keymelequin boat: what it replaces, its loads (reconstructed), the autumn replacement."""
+    wa, sa, wb, sb, own = keymelequin_load()
+    mark = f" {MARK}" if own else ""
+    lines = ["**Keymelequin** (`keymelequin`, module boat): takes the place of the boat named at `new` "
+             "(`keymelequin=BOAT`, a boat in play at that number of players; F-35).",
+             f"Load, from the bag and the pile in plain view: spring face {_load_text(wa, sa)}{mark} with Sven on "
+             f"top; summer face (turned over) {_load_text(wb, sb)}{mark} with Paulo on top (F-5, F-33). Its taker "
+             "gets the wild keyple with the load.",
+             "At the end of summer its taker names a boat not in the game, the replaced one or one unused at this "
+             "number of players (`replace BOAT`); that boat is loaded in autumn and taken in winter, scoring by "
+             "its own winter face (F-34).",
+             "The Keymelequin never joins a village and never scores.",
+             "Source: reference §10.1 (module sheet); ruling F-2, F-33, F-34, F-35. More: "
+             "`/rules keymelequin: the boat`."]
+    return "\n".join(lines)
+
+
+def celeste_text() -> str:
+    """The Key Celeste tile: bidding, what its winner takes, its points, its sides (reconstructed)."""
+    points, ghost, roads, water, own = celeste_values()
+    mark = f" {MARK}" if own else ""
+    lines = ["**Key Celeste** (`key-celeste`, module tile): beside the highest turn-order tile in use, bid for like "
+             "a turn-order tile (`bid key-celeste red`, `count 2`) but never used and giving no place in the boat "
+             "order; settled last, after the turn-order tiles and the boats (F-41).",
+             "In spring, summer and autumn its winner takes the ghost; in winter the tile itself.",
+             f"In a village: {plural(points, 'point')}, {ghost} more with the ghost. The purple keyple may stand "
+             f"in for the ghost, or add a further {ghost} beside it, and then counts as nothing else (F-20, F-42). "
+             "For Sea Breese it counts as a boat; the river still scores at most 32 (F-42).",
+             f"Sides, upright: water {edges_text(water)}; roads {edges_text(roads)}{mark} (F-2, F-42).",
+             "Source: reference §10.2 (module sheet); ruling F-2, F-20, F-41, F-42. More: "
+             "`/rules key celeste at the end`."]
+    return "\n".join(lines)
+
+
+def ghost_text() -> str:
+    """Key Celeste's ghost: who holds it, where it may be played, what it does."""
+    lines = ["**Ghost** (Key Celeste module): an oversized grey figure, never a worker and never in the bag. It "
+             "starts on Key Celeste; the season's winner of Key Celeste takes it, and everyone sees who holds it "
+             "(F-38, F-41).",
+             "In summer, autumn or winter, as a whole turn (`ghost LOC`), its holder puts it in place of another "
+             "player's winning bid for a tile up for auction; not on a turn-order tile, Key Celeste or one's own "
+             "bid (F-39). The replaced workers go behind the ghost player's screen; the tile still goes to the "
+             "replaced bidder, with the workers used on it; nobody may bid, use or move there afterwards (F-40).",
+             "It goes back to Key Celeste at the end of summer and autumn. Played in winter it leaves the game; "
+             "kept, it scores only with Key Celeste won in winter (F-43). It never pays or scores as a worker.",
+             "Source: reference §10.2 (module sheet); ruling F-38, F-39, F-40, F-41, F-43. More: "
+             "`/rules playing the ghost`."]
+    return "\n".join(lines)
+
+
 # --- Names ---------------------------------------------------------------------------------------------------
 
 
@@ -599,18 +715,37 @@ def _entries() -> tuple[Entry, ...]:
 
 
 @cache
+def _module_entries() -> tuple[Entry, ...]:
+    """The pieces of Keymelequin and Key Celeste, in the order module_names() lists them."""
+    return (
+        Entry("Sven", wild_text("sven"), ("sven keyple", "wild keyple sven")),
+        Entry("Paulo", wild_text("paulo"), ("paulo keyple", "wild keyple paulo")),
+        Entry("Keymelequin", keymelequin_text(), ("keymelequin boat", "keymelequin tile", "boat keymelequin")),
+        Entry("Key Celeste", celeste_text(), ("key-celeste", "keyceleste", "key celeste tile", "celeste")),
+        Entry("Ghost", ghost_text(), ("the ghost", "ghost keyple", "grey ghost", "key celeste ghost")),
+    )
+
+
+@cache
 def _index() -> dict[str, str]:
     """Folded name or alias -> description."""
     index: dict[str, str] = {}
-    for entry in _entries():
+    for entry in (*_entries(), *_module_entries()):
         for name in (entry.name, *entry.aliases):
             index.setdefault(_key(name), entry.text)
     return index
 
 
-def names() -> list[str]:
-    """Every component describe() answers, one spelling each, for /rules autocomplete."""
-    return [entry.name for entry in _entries()]
+def names(modules: bool = False) -> list[str]:
+    """Every base-game component describe() answers, one spelling each, for /rules autocomplete; with modules=True
+    the module pieces follow (module_names())."""
+    found = [entry.name for entry in _entries()]
+    return found + module_names() if modules else found
+
+
+def module_names() -> list[str]:
+    """The pieces of Keymelequin and Key Celeste describe() answers: Sven, Paulo, Keymelequin, Key Celeste, Ghost."""
+    return [entry.name for entry in _module_entries()]
 
 
 def describe(name: str) -> str | None:

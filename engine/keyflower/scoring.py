@@ -16,6 +16,13 @@ apart (the start-player keyple joins one of them: every choice of what it stands
   (Hall's condition on the kinds), is exact;
 * the pairs (m, w) are tried best bound first (set points minus the cheapest 3m + 5w single values, ignoring
   the kinds) and the search stops once no bound beats the best plan found: branch and bound.
+
+Sven and Paulo (the Keymelequin module's wild keyples). Sven counts as blue or yellow, Paulo as green or red, and
+keyples of a wild's pair allocated to the same tile as the wild may be read as either colour of the pair. Where a
+wild goes is enumerated with the choice: in a Craftsmen's guild set (its slot is filled in advance, at least one
+set is scored, and the guild's slots take both colours of its pair), on the Village hall with its pair chosen
+(worth 1, and both colours of its pair score 1 there), Paulo on the Key market (worth 2, and reds score 2 there),
+or anywhere else, where it is a plain worker that only the Apothecary or White Wind can score.
 """
 
 from __future__ import annotations
@@ -24,9 +31,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import product
 from typing import NamedTuple
 
 WORKERS = ("blue", "red", "yellow", "green")
+WILDS = {"sven": "Sven", "paulo": "Paulo"}  # Keymelequin wild keyple (a Holdings.workers key) -> its name
+PAIRS = {"sven": ("blue", "yellow"), "paulo": ("green", "red")}  # the colours each wild keyple counts as
 SKILLS = ("anvil", "pick", "saw")
 RESOURCES = ("gold", "iron", "stone", "wood")
 WINTER = {  # winter scoring key -> printed name (§9.8), in the order the lines are shown
@@ -68,7 +78,8 @@ class Holdings:
     storage: tuple[Storage, ...] = ()
     resources: Mapping[str, int] = field(default_factory=dict)  # every resource not on a storage tile
     skills: Mapping[str, int] = field(default_factory=dict)
-    workers: Mapping[str, int] = field(default_factory=dict)  # behind the screen + placed in own village in winter
+    workers: Mapping[str, int] = field(default_factory=dict)  # behind the screen + placed in own village in winter;
+    # besides the colours, "sven" and "paulo" (0 or 1 each) for the Keymelequin module's wild keyples
     purple: bool = False  # holds the start-player keyple: any one resource, skill or worker
     any_resource: bool = False  # owns summer boat 3b: any resource stands in for any other at scoring
     white_wind: bool = False  # owns the White Wind boat
@@ -116,6 +127,7 @@ class _Group:
     triple_label: str
     five_value: int  # 0 when the five-item tile is not owned
     five_label: str
+    prefilled: tuple[tuple[int, str], ...] = ()  # wild keyples already in the first three-item set: (slot, wild)
 
 
 @dataclass(frozen=True)
@@ -128,30 +140,46 @@ class _Plan:
     sets3: int
     sets5: int
     taken: tuple[int, ...]  # per pile, how many go to the set tiles
+    group: _Group
+    placed: tuple[tuple[str, str, int], ...]  # wild keyples fixed on a single-value tile: (wild, label, points)
+
+
+@dataclass(frozen=True)
+class _Choice:
+    """One choice of a group: its name, its piles, its set tiles and the wild keyples it fixes on a tile."""
+
+    name: str  # the Village hall colour, Scholar skill type or Watermill resource type ("" when none)
+    piles: tuple[_Pile, ...]
+    group: _Group
+    placed: tuple[tuple[str, str, int], ...] = ()  # (wild, label, points)
 
 
 @cache
-def _masks(group: _Group) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Per kind subset (bitmask): how many triple slots accept one of its kinds; per kind: the subsets holding it."""
+def _masks(group: _Group) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Per kind subset (bitmask): triple slots taking one of its kinds; per kind: its subsets; per subset: prefilled."""
     n = len(group.kinds)
-    slots = tuple(sum(1 for accept in group.triple if any(group.kinds[i] in accept for i in range(n) if s >> i & 1))
-                  for s in range(1 << n))
+
+    def meets(accept: frozenset[str], s: int) -> bool:
+        return any(group.kinds[i] in accept for i in range(n) if s >> i & 1)
+
+    slots = tuple(sum(1 for accept in group.triple if meets(accept, s)) for s in range(1 << n))
     holding = tuple(tuple(s for s in range(1, 1 << n) if s >> k & 1) for k in range(n))
-    return slots, holding
+    deficit = tuple(sum(1 for j, _ in group.prefilled if meets(group.triple[j], s)) for s in range(1 << n))
+    return slots, holding, deficit
 
 
 def _fill(group: _Group, piles: Sequence[_Pile], order: Sequence[int], m: int, w: int) -> tuple[int, ...] | None:
-    """The cheapest items filling m three-item sets and w five-item sets, per pile; None when they cannot."""
-    slots, holding = _masks(group)
+    """The cheapest items filling m three-item sets (bar prefilled slots) and w five-item sets, per pile; or None."""
+    slots, holding, deficit = _masks(group)
     index = {k: i for i, k in enumerate(group.kinds)}
     used = [0] * len(slots)
-    need, got = 3 * m + 5 * w, 0
+    need, got = 3 * m + 5 * w - len(group.prefilled), 0
     taken = [0] * len(piles)
     for i in order:
         if got == need:
             break
         masks = holding[index[piles[i].kind]]
-        room = min(slots[s] * m + 5 * w - used[s] for s in masks)  # Hall's condition on every set of kinds
+        room = min(slots[s] * m - deficit[s] + 5 * w - used[s] for s in masks)  # Hall's condition on every set of kinds
         x = min(piles[i].count, room)
         if x > 0:
             taken[i] = x
@@ -163,6 +191,7 @@ def _fill(group: _Group, piles: Sequence[_Pile], order: Sequence[int], m: int, w
 
 def _best_sets(group: _Group, piles: Sequence[_Pile], floor: int) -> tuple[int, int, int, tuple[int, ...]] | None:
     """(points, m, w, taken) of the best plan scoring more than floor, or None: branch and bound over (m, w)."""
+    pre = len(group.prefilled)  # wild keyples placed in the guild: at least one set, or they would not score there
     total = sum(p.count for p in piles)
     single = sum(p.value * p.count for p in piles)
     order = sorted(range(len(piles)), key=lambda i: (piles[i].value, piles[i].origin != PURPLE))
@@ -170,11 +199,13 @@ def _best_sets(group: _Group, piles: Sequence[_Pile], floor: int) -> tuple[int, 
     for i in order:
         for _ in range(piles[i].count):
             cheapest.append(cheapest[-1] + piles[i].value)
-    most3 = min([total // 3] + [sum(p.count for p in piles if p.kind in accept) for accept in group.triple]) \
-        if group.triple else 0
+    most3 = min([(total + pre) // 3] + [sum(p.count for p in piles if p.kind in accept)
+                                        + sum(1 for k, _ in group.prefilled if k == j)
+                                        for j, accept in enumerate(group.triple)]) if group.triple else 0
     most5 = total // 5 if group.five_value else 0
-    bounds = sorted(((single + group.triple_value * m + group.five_value * w - cheapest[3 * m + 5 * w], m, w)
-                     for m in range(most3 + 1) for w in range(min(most5, (total - 3 * m) // 5) + 1)),
+    bounds = sorted(((single + group.triple_value * m + group.five_value * w - cheapest[3 * m + 5 * w - pre], m, w)
+                     for m in range(1 if pre else 0, most3 + 1)
+                     for w in range(min(most5, (total + pre - 3 * m) // 5) + 1)),
                     key=lambda b: (-b[0], b[1], b[2]))
     best: tuple[int, int, int, tuple[int, ...]] | None = None
     for bound, m, w in bounds:
@@ -190,14 +221,16 @@ def _best_sets(group: _Group, piles: Sequence[_Pile], floor: int) -> tuple[int, 
     return best
 
 
-def _solve(group: _Group, choices: Iterable[tuple[str, list[_Pile]]], floor: int) -> _Plan | None:
-    """The best plan over the group's choices scoring more than floor, or None."""
+def _solve(choices: Iterable[_Choice], floor: int) -> _Plan | None:
+    """The best plan over a group's choices scoring more than floor, or None."""
     best: _Plan | None = None
-    for choice, piles in choices:
-        found = _best_sets(group, piles, floor)
+    for choice in choices:
+        bonus = sum(points for _, _, points in choice.placed)
+        found = _best_sets(choice.group, choice.piles, floor - bonus)
         if found is not None:
             points, m, w, taken = found
-            floor, best = points, _Plan(points, choice, tuple(piles), m, w, taken)
+            floor = points + bonus
+            best = _Plan(floor, choice.name, choice.piles, m, w, taken, choice.group, choice.placed)
     return best
 
 
@@ -216,22 +249,57 @@ def _pile(kind: str, count: int, origin: str, options: Sequence[tuple[int, str]]
     return _Pile(kind, count, origin, value, where)
 
 
-def _worker_choices(h: Holdings, extra: str | None) -> list[tuple[str, list[_Pile]]]:
-    """Workers under each Village hall colour worth trying."""
+def _worker_group(owned: set[str], spots: Mapping[str, str], loose: tuple[str, ...]) -> _Group:
+    """The worker group for these wild spots: a wild in the guild prefills a slot and opens its slots to its pair."""
+    guild = "craftsmens-guild"
+    triple: tuple[frozenset[str], ...] = ()
+    if guild in owned:
+        red = frozenset({"red", "green"}) if spots["paulo"] == guild else frozenset({"red"})
+        sides = (frozenset({"blue", "yellow"}),) * 2 if spots["sven"] == guild else \
+            (frozenset({"blue"}), frozenset({"yellow"}))
+        triple = (sides[0], red, sides[1])
+    prefilled = tuple((j, w) for j, w in ((0, "sven"), (1, "paulo")) if spots[w] == guild)
+    return _Group(WORKERS + loose, triple, 3, WINTER[guild], 3 if "apothecary" in owned else 0,
+                  WINTER["apothecary"], prefilled)
+
+
+def _wild_spots(h: Holdings) -> list[dict[str, str]]:
+    """Every placement of the wild keyples worth trying: per wild, '' (a plain worker) or the tile it reads on."""
+    owned = set(h.winter)
+    spots = {w: [""] + [k for k in ("craftsmens-guild", "village-hall", "key-market") if k in owned
+                        and (k != "key-market" or w == "paulo")] if h.workers.get(w) else [""] for w in WILDS}
+    return [{"sven": sven, "paulo": paulo} for sven, paulo in product(spots["sven"], spots["paulo"])
+            if not sven == paulo == "village-hall"]  # one colour is chosen: one wild at most reads on the hall
+
+
+def _worker_choices(h: Holdings, extra: str | None) -> list[_Choice]:
+    """Workers under each placement of the wild keyples and each Village hall colour worth trying."""
     owned = set(h.winter)
     counts = Counter({c: n for c, n in h.workers.items() if n})
     present = [c for c in WORKERS if counts[c] or c == extra]
-    colours = (present or ["blue"]) if "village-hall" in owned else [""]
     out = []
-    for choice in colours:
-        def options(colour: str, choice: str = choice) -> list[tuple[int, str]]:
-            return [(2 if "key-market" in owned and colour == "green" else 0, WINTER["key-market"]),
-                    (1 if choice == colour else 0, WINTER["village-hall"]),
-                    (1 if h.white_wind else 0, WHITE_WIND)]
-        piles = [_pile(c, counts[c], "", options(c)) for c in WORKERS if counts[c]]
-        if extra:
-            piles.append(_pile(extra, 1, PURPLE, options(extra)))
-        out.append((choice, piles))
+    for spots in _wild_spots(h):
+        loose = tuple(w for w in WILDS if counts[w] and not spots[w])
+        at_hall = next((w for w in WILDS if spots[w] == "village-hall"), "")
+        market = spots["paulo"] == "key-market"  # reds with Paulo there score as green
+        group = _worker_group(owned, spots, loose)
+        placed = tuple((w, WINTER[spots[w]], 2 if spots[w] == "key-market" else 1) for w in WILDS
+                       if spots[w] in ("village-hall", "key-market"))
+        colours = ([PAIRS[at_hall][0]] if at_hall else (present or ["blue"])) if "village-hall" in owned else [""]
+        as_green = {"green", "red"} if market else {"green"}
+        for choice in colours:
+            on_hall = set(PAIRS[at_hall]) if at_hall else {choice}
+
+            def options(colour: str, on_hall: set[str] = on_hall, as_green: set[str] = as_green
+                        ) -> list[tuple[int, str]]:
+                return [(2 if "key-market" in owned and colour in as_green else 0, WINTER["key-market"]),
+                        (1 if colour in on_hall else 0, WINTER["village-hall"]),
+                        (1 if h.white_wind else 0, WHITE_WIND)]
+            piles = [_pile(c, counts[c], "", options(c)) for c in WORKERS if counts[c]]
+            piles += [_pile(w, 1, "", [(1 if h.white_wind else 0, WHITE_WIND)]) for w in loose]
+            if extra:
+                piles.append(_pile(extra, 1, PURPLE, options(extra)))
+            out.append(_Choice(choice, tuple(piles), group, placed))
     return out
 
 
@@ -284,7 +352,7 @@ def _resource_choices(h: Holdings, extra: tuple[str, Storage | None] | None) -> 
 
 
 def _groups(h: Holdings) -> tuple[_Group, _Group, _Group]:
-    """The worker, skill and resource groups with the set tiles this player owns."""
+    """The worker (wild keyples aside), skill and resource groups with the set tiles this player owns."""
     owned = set(h.winter)
 
     def has(key: str, value: int) -> int:
@@ -293,8 +361,7 @@ def _groups(h: Holdings) -> tuple[_Group, _Group, _Group]:
     any_res = frozenset(RESOURCES)
     mercer = tuple(any_res if h.any_resource else frozenset({r, "gold"}) for r in RESOURCES[1:])
     return (
-        _Group(WORKERS, tuple(frozenset({c}) for c in WORKERS[:3]) if "craftsmens-guild" in owned else (), 3,
-               WINTER["craftsmens-guild"], has("apothecary", 3), WINTER["apothecary"]),
+        _worker_group(owned, {w: "" for w in WILDS}, ()),
         _Group(SKILLS, tuple(frozenset({s}) for s in SKILLS) if "scribes" in owned else (), 10, WINTER["scribes"],
                has("key-guild", 10), WINTER["key-guild"]),
         _Group(RESOURCES, mercer if "mercers-guild" in owned else (), 5, WINTER["mercers-guild"],
@@ -317,23 +384,23 @@ def _purple_options(h: Holdings) -> list[tuple[int, str, str | tuple[str, Storag
     return out
 
 
-def _choices(h: Holdings, index: int, extra: str | tuple[str, Storage | None] | None
-             ) -> list[tuple[str, list[_Pile]]]:
+def _choices(h: Holdings, groups: Sequence[_Group], index: int, extra: str | tuple[str, Storage | None] | None
+             ) -> list[_Choice]:
     """The choices of one group, with the start-player keyple's extra item if it is in this group."""
     if index == 0:
         return _worker_choices(h, extra if isinstance(extra, str) else None)
-    if index == 1:
-        return _skill_choices(h, extra if isinstance(extra, str) else None)
-    return _resource_choices(h, extra if isinstance(extra, tuple) else None)
+    found = _skill_choices(h, extra if isinstance(extra, str) else None) if index == 1 else \
+        _resource_choices(h, extra if isinstance(extra, tuple) else None)
+    return [_Choice(name, tuple(piles), groups[index]) for name, piles in found]
 
 
 def best_score(h: Holdings) -> tuple[int, list[Line]]:
-    """The player's best total and its lines; raises ValueError on an unknown key, a repeat or a negative count."""
+    """The player's best total and its lines; raises ValueError on an unknown key, a repeat or a bad count."""
     _check(h)
     groups = _groups(h)
     plans: list[_Plan] = []
-    for index, group in enumerate(groups):
-        plan = _solve(group, _choices(h, index, None), -1)
+    for index in range(len(groups)):
+        plan = _solve(_choices(h, groups, index, None), -1)
         assert plan is not None  # any plan beats -1
         plans.append(plan)
     total = sum(p.points for p in plans)
@@ -342,15 +409,15 @@ def best_score(h: Holdings) -> tuple[int, list[Line]]:
         base = list(plans)
         for index, words, extra in _purple_options(h):
             others = sum(p.points for i, p in enumerate(base) if i != index)
-            plan = _solve(groups[index], _choices(h, index, extra), total - others)
+            plan = _solve(_choices(h, groups, index, extra), total - others)
             if plan is not None:
                 total, plans, purple_use = others + plan.points, base[:index] + [plan] + base[index + 1:], words
     total += sum(points for _, points in h.fixed) + (12 if "keythedral" in h.winter else 0)
-    return total, _lines(h, groups, plans, purple_use)
+    return total, _lines(h, plans, purple_use)
 
 
 def _check(h: Holdings) -> None:
-    """Raise ValueError on an unknown or repeated key, or a negative count."""
+    """Raise ValueError on an unknown or repeated key, a negative count, or more than one Sven or Paulo."""
     unknown = [k for k in h.winter if k not in WINTER]
     if unknown:
         raise ValueError(f"unknown winter tile {unknown[0]!r}: expected one of {', '.join(WINTER)}")
@@ -358,8 +425,11 @@ def _check(h: Holdings) -> None:
     if repeated:
         raise ValueError(f"winter tile {repeated[0]!r} is listed twice: each tile exists once")
     for what, counts, allowed in (("resource", h.resources, RESOURCES), ("skill", h.skills, SKILLS),
-                                  ("worker colour", h.workers, WORKERS)):
+                                  ("worker colour", h.workers, (*WORKERS, *WILDS))):
         _check_counts(what, counts, allowed)
+    for wild, name in WILDS.items():
+        if h.workers.get(wild, 0) > 1:
+            raise ValueError(f"there is one {name}: workers[{wild!r}] is {h.workers[wild]}, at most 1")
     names = [t.name for t in h.storage]
     if len(set(names)) != len(names) or any(n in (GOLD, WHITE_WIND, PURPLE, UNSCORED, *WINTER.values())
                                             for n in names):
@@ -383,13 +453,46 @@ def _check_counts(what: str, counts: Mapping[str, int], allowed: Sequence[str]) 
 
 
 def _words(counts: Mapping[str, int], order: Sequence[str]) -> str:
-    """'2 iron, 1 gold' in the group's order."""
-    return ", ".join(f"{counts[k]} {k}" for k in order if counts.get(k))
+    """'2 iron, 1 gold' in the group's order; a wild keyple by its name."""
+    return ", ".join(WILDS[k] if k in WILDS else f"{counts[k]} {k}" for k in order if counts.get(k))
 
 
-def _match(group: _Group, units: list[str], m: int) -> list[int]:
-    """A slot per unit: 0..3m-1 the three-item sets (slot j of set i is 3i + j), then the five-item sets."""
-    accept = [group.triple[j % 3] for j in range(3 * m)] + [frozenset(group.kinds)] * (len(units) - 3 * m)
+def _wild_words(wild: str, counts: Mapping[str, int], order: Sequence[str], label: str) -> tuple[str, str]:
+    """'Paulo + 2 red + 2 green, all as green' for a wild keyple fixed on a tile, and the colour they are read as."""
+    colour = "green" if label == WINTER["key-market"] else max(PAIRS[wild], key=lambda c: counts.get(c, 0))
+    parts = [WILDS[wild]] + [f"{counts[k]} {k}" for k in order if counts.get(k)]
+    return " + ".join(parts) + (f", all as {colour}" if len(parts) > 1 else f" as {colour}"), colour
+
+
+def _arranged(group: _Group, members: Sequence[Mapping[int, str]]) -> list[dict[int, str]]:
+    """The three-item sets, a guild's rearranged so that as few keyples as possible stand in for another colour."""
+    if group.triple_label != WINTER["craftsmens-guild"]:
+        return [dict(held) for held in members]
+    m = len(members)
+    cols = [[held[j] for held in members] for j in range(3)]
+    if group.triple[0] == group.triple[2]:  # Sven in the guild: its blue and yellow slots take either colour
+        pool = cols[0] + cols[2]
+        blues, yellows = [k for k in pool if k == "blue"], [k for k in pool if k == "yellow"]
+        rest = [k for k in pool if k not in ("blue", "yellow")] + blues[m:] + yellows[m:]
+        gap = m - len(blues[:m])
+        cols[0], cols[2] = blues[:m] + rest[:gap], yellows[:m] + rest[gap:]
+    cols[1].sort(key=("red", "paulo", "green").index)
+    return [{j: cols[j][i] for j in range(3)} for i in range(m)]
+
+
+def _set_words(group: _Group, held: Mapping[int, str]) -> str:
+    """One three-item set: its kinds in the group's order; a guild set slot by slot, naming stand-ins."""
+    if group.triple_label != WINTER["craftsmens-guild"]:
+        return " + ".join(sorted(held.values(), key=group.kinds.index))
+    return " + ".join(held[j] if held[j] == r else f"{WILDS.get(held[j], held[j])} as {r}"
+                      for j, r in enumerate(WORKERS[:3]))
+
+
+def _match(group: _Group, units: list[str], m: int) -> tuple[list[tuple[int, int]], list[int]]:
+    """The open three-item slots (set i, slot j) and a slot per unit: first those, then the five-item sets."""
+    prefilled = {j for j, _ in group.prefilled}
+    open_slots = [(i, j) for i in range(m) for j in range(3) if i or j not in prefilled]
+    accept = [group.triple[j] for _, j in open_slots] + [frozenset(group.kinds)] * (len(units) - len(open_slots))
     owner: list[int] = [-1] * len(accept)
 
     def place(u: int, seen: set[int]) -> bool:
@@ -407,11 +510,12 @@ def _match(group: _Group, units: list[str], m: int) -> list[int]:
     slot = [0] * len(units)
     for s, u in enumerate(owner):
         slot[u] = s
-    return slot
+    return open_slots, slot
 
 
-def _group_lines(group: _Group, plan: _Plan, owned: set[str], choice_key: str) -> tuple[dict[str, Line], str]:
+def _group_lines(plan: _Plan, owned: set[str], choice_key: str) -> tuple[dict[str, Line], str]:
     """The lines of one group's plan by label, and where the start-player keyple went ('' if not in it)."""
+    group = plan.group
     got: dict[str, Counter[str]] = {}
     points: Counter[str] = Counter()
     units: list[str] = []
@@ -428,25 +532,36 @@ def _group_lines(group: _Group, plan: _Plan, owned: set[str], choice_key: str) -
             points[label] += pile.value * rest
             if pile.origin == PURPLE:
                 purple_where = label
+    wild_at = {label: wild for wild, label, _ in plan.placed}
+    for _, label, wild_points in plan.placed:
+        got.setdefault(label, Counter())
+        points[label] += wild_points
     lines: dict[str, Line] = {}
-    slot = _match(group, units, plan.sets3)
+    open_slots, slot = _match(group, units, plan.sets3)
+    cut = len(open_slots)
     if group.triple:
-        sets: Counter[tuple[str, ...]] = Counter()
-        for i in range(plan.sets3):
-            members = [units[u] for u in range(len(units)) if slot[u] // 3 == i and slot[u] < 3 * plan.sets3]
-            sets[tuple(sorted(members, key=group.kinds.index))] += 1
-        detail = ", ".join(f"{n} × {' + '.join(kinds)}" for kinds, n in sets.items()) or "no set"
+        members: list[dict[int, str]] = [dict(group.prefilled) if i == 0 else {} for i in range(plan.sets3)]
+        for u, s in enumerate(slot):
+            if s < cut:
+                i, j = open_slots[s]
+                members[i][j] = units[u]
+        sets = Counter(_set_words(group, held) for held in _arranged(group, members))
+        detail = ", ".join(f"{n} × {words}" for words, n in sets.items()) or "no set"
         lines[group.triple_label] = Line(group.triple_label, group.triple_value * plan.sets3, detail)
     if group.five_value:
-        five = Counter(units[u] for u in range(len(units)) if slot[u] >= 3 * plan.sets3)
+        five = Counter(units[u] for u in range(len(units)) if slot[u] >= cut)
         detail = f"{plan.sets5} × 5 ({_words(five, group.kinds)})" if plan.sets5 else "no set"
         lines[group.five_label] = Line(group.five_label, group.five_value * plan.sets5, detail)
     if purple_unit >= 0:
-        purple_where = group.triple_label if slot[purple_unit] < 3 * plan.sets3 else group.five_label
+        purple_where = group.triple_label if slot[purple_unit] < cut else group.five_label
     for label, counts in got.items():
-        detail = _words(counts, group.kinds)
+        choice = plan.choice
+        if label in wild_at:
+            detail, choice = _wild_words(wild_at[label], counts, group.kinds, label)
+        else:
+            detail = _words(counts, group.kinds)
         if label == WINTER.get(choice_key):
-            detail = f"{plan.choice} chosen: {detail}"
+            detail = f"{choice} chosen: {detail}"
         if label in (GOLD, WINTER["jeweller"]) and set(counts) - {"gold"}:
             detail += " (3b: any resource counts as gold)"
         lines[label] = Line(label, points[label], detail)
@@ -466,14 +581,14 @@ def _purple_words(h: Holdings, use: str, where: str) -> str:
     return f"counted as {use}, scored by the {where}"
 
 
-def _lines(h: Holdings, groups: Sequence[_Group], plans: Sequence[_Plan], purple_use: str) -> list[Line]:
+def _lines(h: Holdings, plans: Sequence[_Plan], purple_use: str) -> list[Line]:
     """Every line: fixed ones, then each owned winter tile, storage tiles, White Wind, gold, the keyple, the rest."""
     owned = set(h.winter)
     by_label: dict[str, Line] = {}
     purple_where = ""
     unscored: list[str] = []
-    for group, plan, key in zip(groups, plans, ("village-hall", "scholar", "watermill"), strict=True):
-        lines, where = _group_lines(group, plan, owned, key)
+    for plan, key in zip(plans, ("village-hall", "scholar", "watermill"), strict=True):
+        lines, where = _group_lines(plan, owned, key)
         purple_where = purple_where or where
         if UNSCORED in lines:
             unscored.append(lines.pop(UNSCORED).detail)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 
 from engine.core import Event, Rng
+from engine.keyflower import celeste, flow, keymelequin
+from engine.keyflower import keyples as kp
 from engine.keyflower import places as pl
 from engine.keyflower import supply as sup
 from engine.keyflower import transport as tr
@@ -37,7 +39,7 @@ def _end_of_season(state: KfState, ev: list[Event]) -> None:
         top = pl.highest(state, loc)
         for s, bid in list(pl.peek(state, loc)["bids"].items()):
             if top is None or int(s) != top[0]:
-                sup.add(state.workers[int(s)], {bid[0]: bid[1]})
+                sup.add(state.workers[int(s)], pl.bid_group(bid))
     for loc in list(state.auction):  # 2. unbid tiles leave; their users go into the bag
         if pl.highest(state, loc) is None:
             _users_to(state, loc, None)
@@ -47,11 +49,15 @@ def _end_of_season(state: KfState, ev: list[Event]) -> None:
         for loc in list(state.auction):
             top = pl.highest(state, loc)
             if top and top[0] == seat:
-                colour = pl.peek(state, loc)["bids"][str(seat)][0]
-                sup.add(state.bag, {colour: top[1]})
                 _users_to(state, loc, seat)
                 state.won[seat].append(loc)
-                ev.append(Event(f"{state.names[seat]} wins {tile(loc).name} with {top[1]} {colour}.", seat))
+                if pl.closed(state, loc):  # the ghost won it for them (F-40)
+                    ev.append(Event(f"{state.names[seat]} wins {tile(loc).name}: the ghost won it for them.", seat))
+                    celeste.ghost_resolved(state, ev)
+                    continue
+                group = pl.bid_group(pl.peek(state, loc)["bids"][str(seat)])
+                sup.add(state.bag, group)
+                ev.append(Event(f"{state.names[seat]} wins {tile(loc).name} with {kp.words(group)}.", seat))
     for seat, village in enumerate(state.villages):  # 4. users of village tiles go to the village's owner
         for placed in village.values():
             _users_to(state, placed["tile"], seat)
@@ -62,8 +68,7 @@ def _end_of_season(state: KfState, ev: list[Event]) -> None:
 def _users_to(state: KfState, loc: str, seat: int | None) -> None:
     """Workers used on a tile go behind a seat's screen, or into the bag (seat None)."""
     for use in pl.peek(state, loc)["uses"]:
-        workers = use[4] if len(use) > 4 else {use[1]: use[2]}  # a mixed use (4b) keeps its colours
-        sup.add(state.bag if seat is None else state.workers[seat], workers)
+        sup.add(state.bag if seat is None else state.workers[seat], pl.use_group(use))
 
 
 def _turn_order(state: KfState, ev: list[Event]) -> None:
@@ -75,8 +80,7 @@ def _turn_order(state: KfState, ev: list[Event]) -> None:
         top = pl.highest(state, loc)
         if top is None:
             continue
-        colour = pl.peek(state, loc)["bids"][str(top[0])][0]
-        sup.add(state.bag, {colour: top[1]})
+        sup.add(state.bag, pl.bid_group(pl.peek(state, loc)["bids"][str(top[0])]))
         if top[0] not in winners:
             winners.append(top[0])
         if has_start_icon(number, state.n):
@@ -86,13 +90,19 @@ def _turn_order(state: KfState, ev: list[Event]) -> None:
     first = state.start if new_start is None else new_start
     rest = [s for s in seats_from(state, first) if s not in winners]
     state.picking = winners + rest
-    state.places = {}  # every bid and use of the season has been settled
     if new_start is not None:
         state.start = new_start
         ev.append(Event(f"{state.names[new_start]} won the start-player tile and takes the purple keyple.",
                         new_start))
+    celeste.resolve(state, ev)  # Key Celeste is resolved last (module sheet "End of the season")
+    state.places = {}  # every bid and use of the season has been settled
     state.marker_passes = new_start is None
     state.phase = "boats"
+    _skip_empty_picks(state, ev)
+
+
+def after_pick(state: KfState, ev: list[Event]) -> None:
+    """The next boat pick, or the villages once every boat is taken."""
     _skip_empty_picks(state, ev)
 
 
@@ -132,17 +142,19 @@ def _pick_boat(state: KfState, seat: int, boat_id: str, ev: list[Event]) -> None
         extra["green"] = extra.get("green", 0) + 1
     state.rng = rng.state
     sup.add(state.workers[seat], extra)
+    name = flow.boat_tile(boat_id).name
     if state.season == 3:
         state.won[seat].append(boat_id)
-        name = next(b.name for b in COMPONENTS.boats if b.id == boat_id)
         ev.append(Event(f"{state.names[seat]} takes the {name} boat into their village.", seat))
     else:
         sup.add(state.workers[seat], boat["workers"])
         sup.add(state.skills[seat], boat["skills"])
-        name = next(b.name for b in COMPONENTS.boats if b.id == boat_id)
-        ev.append(Event(f"{state.names[seat]} takes the {name} boat's {sup.words(boat['workers'])} workers and "
+        ev.append(Event(f"{state.names[seat]} takes the {name} boat's {kp.words(boat['workers'])} workers and "
                         f"{sup.count_words(sum(boat['skills'].values()), 'skill')}.", seat))
         boat["workers"], boat["skills"] = {}, {}
+    if keymelequin.must_replace(state, boat_id):  # its taker names the boat for autumn first (F-34)
+        state.pending = {"kind": "replace", "seat": seat}
+        return
     _skip_empty_picks(state, ev)
 
 
@@ -211,10 +223,9 @@ def _face_up(tile_id: str, rng: Rng) -> str:
 
 
 def _load(state: KfState, face: str) -> None:
-    """Load the boats for the season (never in winter)."""
-    from engine.keyflower.flow import load_boats
-
-    load_boats(state, face)
+    """Load the boats for the season (never in winter); Paulo boards the Keymelequin in summer."""
+    flow.load_boats(state, face)
+    keymelequin.board(state)
 
 
 def winter_actions(state: KfState, seat: int) -> list[Act]:

@@ -15,10 +15,10 @@ Json = dict[str, Any]
 
 @dataclass
 class KfState:
-    """A whole game of Keyflower (base game)."""
+    """A whole game of Keyflower, with the Keymelequin and Key Celeste modules when chosen."""
 
     names: list[str]
-    options: dict[str, bool]
+    options: dict[str, Any]  # "keymelequin": the boat it replaced ("" when off), "key_celeste": bool
     rng: int
     season: int = 0  # 0 spring, 1 summer, 2 autumn, 3 winter
     phase: str = "turns"  # winter-choice, turns, boats, place, over
@@ -52,6 +52,11 @@ class KfState:
     picking: list[int] = field(default_factory=list)  # seats still to pick a boat, in order
     marker_passes: bool = False  # nobody won the start-player tile: the marker passes left after the boats
     pending: Json | None = None
+    # Key Celeste (public, F-38): who owns the ghost, where it was played this season, whether it left the game
+    ghost_holder: int | None = None
+    ghost_at: str | None = None
+    ghost_out: bool = False
+    celeste_out: bool = False  # the Key Celeste tile left the table (won in winter, or nobody bid then)
 
     @property
     def n(self) -> int:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.keyflower.components import RESOURCES, SKILLS, Tile
+from engine.keyflower import keyples as kp
+from engine.keyflower.celeste import LOC as CELESTE
+from engine.keyflower.components import COMPONENTS, RESOURCES, SKILLS, Tile
 from engine.keyflower.lookup import (
     BOAT_SCORING,
     KEYPLE_COLOURS,
@@ -25,6 +27,7 @@ from engine.keyflower.lookup import (
     reconstructed_values,
     slug,
 )
+from engine.keyflower.places import place_identity, use_group
 
 DAGGER = "\u2020"
 RECONSTRUCTED_NOTE = (f"{DAGGER} Keywood's own figure: the printed one is not public (F-2); `/rules NAME` tells "
@@ -54,6 +57,13 @@ def counts_text(counts: Mapping[str, int], order: Sequence[str] = ()) -> str:
     return ", ".join(f"{k} {counts[k]}" for k in keys) or "none"
 
 
+def keyples_text(counts: Mapping[str, int]) -> str:
+    """'Sven, blue 2, red 1' ('none' when empty)."""
+    wild = [kp.NAMES[w] for w in kp.WILD if counts.get(w)]
+    plain = counts_text({k: n for k, n in counts.items() if k not in kp.WILD}, KEYPLE_COLOURS)
+    return ", ".join(wild + ([plain] if plain != "none" or not wild else []))
+
+
 def label(tile_id: str) -> str:
     """'Timber Yard', or 'Home tile 2 `home-2`' when the id is not the name spelt as an id."""
     name = display_name(tile_id)
@@ -71,23 +81,22 @@ def _flat(entry: Sequence[Any], index: int) -> bool:
     return len(entry) > index and bool(entry[index])
 
 
+KEY_CELESTE_POINTS = (f"{COMPONENTS.key_celeste.points} points, {COMPONENTS.key_celeste.ghost_points} more with "
+                      "the ghost")
+
 # --- Locations: bids and uses ----------------------------------------------------------------------------
 
 
 def standing_colour(place: Mapping[str, Any]) -> str | None:
-    """The colour every standing worker at a location shares (reference §4, F-10); None while none is there."""
-    bids: Mapping[str, Sequence[Any]] = place.get("bids") or {}
-    uses: Sequence[Sequence[Any]] = place.get("uses") or []
-    for bid in bids.values():
-        if bid[1] and not _flat(bid, 2):
-            return str(bid[0])
-    for use in uses:
-        if not _flat(use, 3):
-            return str(use[1])
-    for bid in bids.values():
-        if bid[1]:
-            return str(bid[0])
-    return None
+    """The colour every standing worker at a location shares, or the colours it is still open between
+    ('blue/yellow', F-29); None while none is there (reference §4, F-10)."""
+    found = place_identity(place)
+    return None if found is None else "/".join(c for c in kp.COLOURS if c in found) or "?"
+
+
+def group_text(entry: Sequence[Any], index: int) -> str:
+    """A bid's or use's keyples when they are not one plain colour: 'Sven, 1 yellow' ('' otherwise)."""
+    return kp.words(entry[index]) if len(entry) > index else ""
 
 
 def usable(tile_id: str, up: bool = False) -> bool:
@@ -104,26 +113,29 @@ def activity(view: View, loc: str, can_use: bool) -> str:
     place: Mapping[str, Any] = (view.get("places") or {}).get(loc) or {}
     bids = sorted(((int(s), b) for s, b in (place.get("bids") or {}).items() if b[1]), key=lambda x: -int(x[1][1]))
     uses: Sequence[Sequence[Any]] = place.get("uses") or []
-    if not bids and not uses:
+    if not bids and not uses and "ghost" not in place:
         return ""
     colour = standing_colour(place)
 
-    def who(seat: int, col: str, n: int, flat: bool) -> str:
-        extra = f" {col}" if col != colour else ""
+    def who(seat: int, col: str, n: int, flat: bool, group: str) -> str:
+        extra = f" ({group})" if group else f" {col}" if col != colour else ""
         return f"{_name(view, seat)} {n}{extra}{' flat' if flat else ''}"
 
     parts = []
     if bids:
-        shown = [who(s, str(b[0]), int(b[1]), _flat(b, 2)) for s, b in bids]
+        shown = [who(s, str(b[0]), int(b[1]), _flat(b, 2), group_text(b, 3)) for s, b in bids]
         shown[0] += " (leads)"
         parts.append("bids " + ", ".join(shown))
+    if "ghost" in place:  # the ghost replaced the winning bid and wins the tile for that player (F-40)
+        parts.insert(0, f"the ghost wins it for {_name(view, int(place['ghost']))}; closed")
     if uses:
-        parts.append("used by " + ", ".join(who(int(u[0]), str(u[1]), int(u[2]), _flat(u, 3)) for u in uses))
+        parts.append("used by " + ", ".join(who(int(u[0]), str(u[1]), int(u[2]), _flat(u, 3), group_text(u, 4))
+                                            for u in uses))
         placed = sum(int(u[2]) for u in uses)
-        if can_use:
+        if can_use and "ghost" not in place:
             need = int(uses[-1][2]) + 1
             parts.append(f"next use {need}+" if placed + need <= MAX_WORKERS else "full")
-    return f"{colour} \u2014 " + "; ".join(parts)
+    return f"{colour or 'no colour'} \u2014 " + "; ".join(parts)
 
 
 # --- The public table ------------------------------------------------------------------------------------
@@ -138,7 +150,10 @@ def board(view: View) -> str:
     order = _order_line(view)
     if order:
         lines.append(order)
-    lines += _boat_lines(view)
+    lines += _celeste_lines(view)
+    boats = _boat_lines(view)
+    lines += boats
+    marked = marked or any(DAGGER in line for line in boats)
     lines.append("Players:")
     for seat in range(len(view.get("names") or [])):
         lines += _player_lines(view, seat)
@@ -205,6 +220,32 @@ def _order_line(view: View) -> str:
     return "Turn-order tiles (`order-N`; boat picks in this order; \u2605 start icon): " + "; ".join(shown) + "."
 
 
+def _celeste_lines(view: View) -> list[str]:
+    """Key Celeste and the ghost (module Key Celeste), when chosen: its bids and who owns the ghost (F-38)."""
+    if not (view.get("modules") or {}).get("key_celeste"):
+        return []
+    ghost: Mapping[str, Any] = view.get("ghost") or {}
+    holder, played = ghost.get("holder"), ghost.get("played")
+    if ghost.get("gone"):
+        where = "out of the game (played in winter)"
+    elif holder is None:
+        where = "on Key Celeste"
+    else:
+        when = {"spring": "; may be played from summer", "summer": "; may be played as a turn",
+                "autumn": "; may be played as a turn"}.get(str(view.get("season")), "")
+        if view.get("season") == "winter" and view.get("phase") != "over":
+            when = "; may be played as a turn"
+        where = f"{_name(view, int(holder))}'s" + (f", played on {label(str(played))}" if played else
+                                                  f" (behind the screen{when})")
+    lines = [f"Ghost: {where}."]
+    if (view.get("celeste") or {}).get("on_table"):
+        winter = view.get("season") == "winter"
+        prize = f"the tile itself, {KEY_CELESTE_POINTS}" if winter else "the ghost"
+        doing = activity(view, CELESTE, False) or "no bids"
+        lines.insert(0, f"Key Celeste `{CELESTE}` (bid like a turn-order tile; wins {prize}): {doing}.")
+    return lines
+
+
 def picking_order(view: View) -> list[int]:
     """Who picks a boat, in order, among those yet to pick (the view's `picking`: turn-order winners by number,
     then the others clockwise from the new start player; reference §7, F-16)."""
@@ -225,11 +266,12 @@ def _boat_lines(view: View) -> list[str]:
         if winter:
             what = BOAT_SCORING.get(str(boat["id"]), ("?",))[0]
         else:
-            workers = counts_text(boat.get("workers") or {}, KEYPLE_COLOURS)
+            workers = keyples_text(boat.get("workers") or {})
             skills = counts_text(boat.get("skills") or {}, SKILLS)
             what = f"workers {workers}; skills {skills}"
         taken = boat.get("taken")
-        lines.append(f"- {label(str(boat['id']))}: " + (f"taken by {_name(view, taken)}" if taken is not None
+        mark = DAGGER if boat["id"] == "keymelequin" else ""  # its load is Keywood's own (F-33)
+        lines.append(f"- {label(str(boat['id']))}{mark}: " + (f"taken by {_name(view, taken)}" if taken is not None
                                                           else what))
     if view.get("phase") == "boats":
         order = picking_order(view)
@@ -290,7 +332,7 @@ def _player_lines(view: View, seat: int) -> list[str]:
     lines = [head, f"  Village: {tiles or 'empty'}"]
     opened: Sequence[Mapping[str, Mapping[str, int]]] = view.get("screens_opened") or []
     if seat < len(opened):  # after the game every screen is opened for the final count
-        lines.append(f"  Screen opened: workers {counts_text(opened[seat].get('workers') or {}, KEYPLE_COLOURS)}; "
+        lines.append(f"  Screen opened: workers {keyples_text(opened[seat].get('workers') or {})}; "
                      f"skills {counts_text(opened[seat].get('skills') or {}, SKILLS)}")
     if won:
         lines.append("  To place: " + ", ".join(label(str(t)) for t in won))
@@ -333,7 +375,8 @@ def holdings(view: View, seat: int) -> tuple[dict[str, int], dict[str, int], dic
         places: Mapping[str, Any] = view.get("places") or {}
         for placed in village.values():
             for use in (places.get(str(placed.get("tile"))) or {}).get("uses", []):
-                workers[str(use[1])] = workers.get(str(use[1]), 0) + int(use[2])
+                for kind, n in use_group(use).items():
+                    workers[kind] = workers.get(kind, 0) + int(n)
     return workers, skills, resources
 
 
@@ -377,7 +420,7 @@ def hand(view: View, seat: int) -> str:
     workers = {k: int(v) for k, v in (view.get("workers") or {}).items()}
     skills = {k: int(v) for k, v in (view.get("skills") or {}).items()}
     lines = [f"{_name(view, seat)}, behind your screen:",
-             f"Workers ({sum(workers.values())}): {counts_text(workers, KEYPLE_COLOURS)}.",
+             f"Workers ({sum(workers.values())}): {keyples_text(workers)}.",
              f"Skills ({sum(skills.values())}): {counts_text(skills, SKILLS)}."]
     winter: Sequence[str] = view.get("winter_hand") or []
     if winter and winter_chosen(view):
@@ -399,6 +442,13 @@ def hand(view: View, seat: int) -> str:
         lines.append("Winter tiles in hand: none.")
     if view.get("phase") == "winter-choice" and seat not in (view.get("to_act") or []):
         lines.append("You have chosen your winter tiles; they are shown when everyone has chosen.")
+    if any(workers.get(w) for w in kp.WILD):
+        lines.append("Sven counts as one blue or yellow keyple, Paulo as one green or red; start a group with "
+                     "`bid TILE sven` or `use TILE paulo`, then `add COLOUR` and `done` (F-28, F-29).")
+    ghost: Mapping[str, Any] = view.get("ghost") or {}
+    if ghost.get("holder") == seat and not ghost.get("gone"):
+        lines.append("You own the ghost: " + ("played this season." if ghost.get("played") else
+                     "from summer, `ghost TILE` replaces another player's winning bid there (F-39, F-40)."))
     if view.get("start_player") == seat:
         lines.append("You hold the purple keyple: start player now, and at the end one resource, skill or worker "
                      "of your choice (F-20).")

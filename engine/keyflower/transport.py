@@ -29,6 +29,9 @@ def sides(tile_id: str) -> vg.Sides:
     for o in COMPONENTS.turn_order:
         if f"order-{o.number}" == tile_id:
             return vg.Sides.of(o.roads, o.water)
+    if tile_id == "key-celeste":  # it counts as a boat (module sheet, F-42)
+        celeste = COMPONENTS.key_celeste
+        return vg.Sides.of(celeste.roads, celeste.water, True)
     raise KeyError(tile_id)
 
 

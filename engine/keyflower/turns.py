@@ -6,20 +6,29 @@ the tile's use asks for (`pay saw`, `take wood`, `carry wood home-3 keywood`, `u
 
 from __future__ import annotations
 
+from engine.keyflower import celeste
+from engine.keyflower import keyples as kp
 from engine.keyflower import places as pl
 from engine.keyflower import supply as sup
 from engine.keyflower import transport as tr
 from engine.keyflower.actions import Act, act
 from engine.keyflower.components import Face
-from engine.keyflower.flow import HOME, tile
+from engine.keyflower.flow import HOME, is_tile, tile
 from engine.keyflower.state import Json, KfState
 
 PRODUCING = ("produce", "transport")
 
 
 def biddable(state: KfState) -> list[str]:
-    """Locations that take bids: the season's tiles up for auction and the turn-order tiles in use."""
-    return list(state.auction) + [pl.order_loc(n) for n in state.order_tiles]
+    """Locations that take bids: the season's tiles up for auction, the turn-order tiles in use, Key Celeste."""
+    found = list(state.auction) + [pl.order_loc(n) for n in state.order_tiles]
+    return found + [celeste.LOC] if celeste.on_table(state) else found
+
+
+def open_to_bids(state: KfState) -> list[str]:
+    """Biddable locations where bids may still go (not a tile the ghost is winning)."""
+    found = biddable(state)
+    return [loc for loc in found if not pl.closed(state, loc)] if state.ghost_at else found
 
 
 def owner_of(state: KfState, loc: str) -> tuple[int, str] | None:
@@ -44,31 +53,82 @@ def face_of(state: KfState, loc: str) -> Face | None:
 def usable(state: KfState) -> list[str]:
     """Tiles that may be used this season: every village tile and the tiles up for auction that produce or
     transport (never winter tiles, summer boats, storage or points-only tiles; reference §5)."""
-    found = [p["tile"] for village in state.villages for p in village.values()] + list(state.auction)
-    return [loc for loc in found if (face := face_of(state, loc)) is not None and face.kind in PRODUCING
-            and tile(loc).kind not in ("winter", "summerboat")]
+    return list(usable_faces(state))
 
 
-def colours_for(state: KfState, seat: int, loc: str, purpose: str) -> list[str]:
+def usable_faces(state: KfState) -> dict[str, Face]:
+    """usable(), each tile with the face it shows."""
+    shown = [(p["tile"], p["up"]) for village in state.villages for p in village.values()]
+    found = {}
+    for loc, up in shown + [(loc, False) for loc in state.auction]:
+        if not is_tile(loc):
+            continue
+        t = tile(loc)
+        face = t.back if up and t.back is not None else t.front
+        if face.kind in PRODUCING and t.kind not in ("winter", "summerboat") and not (
+                state.ghost_at and pl.closed(state, loc)):
+            found[loc] = face
+    return found
+
+
+def colours_for(state: KfState, seat: int, loc: str, purpose: str, plain: bool = False) -> list[str]:
     """Colours of the seat's screen that may go to this location as a bid or a use: its colour, or any while it
-    has none; summer boat 4a lets a counter-bid break the colour (not against green), 4b a use."""
-    return [c for c in sup.WORKER_COLOURS if state.workers[seat].get(c, 0) and colour_fits(state, seat, loc, c,
-                                                                                          purpose)]
+    has none; summer boat 4a lets a counter-bid break the colour (not against green), 4b a use. plain: the caller
+    knows that no group on the table holds Sven or Paulo."""
+    held = [c for c in kp.COLOURS if state.workers[seat].get(c, 0)]
+    place = pl.peek(state, loc)
+    if held and not plain and pl.may_be_mixed(place):
+        return _colours_for_mixed(state, seat, loc, purpose, held)
+    if not held:
+        return held
+    mine = place["bids"].get(str(seat)) if purpose == "bid" else None
+    if mine and mine[1]:  # the quick path of colour_fits, where every group is one plain colour
+        return [c for c in held if c == mine[0]]
+    current = pl.place_identity(place, plain=True)
+    fitting = held if current is None else [c for c in held if c in current]
+    if len(fitting) == len(held) or not _may_break(state, seat, loc, purpose, current or frozenset()):
+        return fitting
+    return held
+
+
+def _colours_for_mixed(state: KfState, seat: int, loc: str, purpose: str, held: list[str]) -> list[str]:
+    """colours_for where Sven or Paulo stands: a new use of one colour is with him when it is of his pair, so it
+    fits when that reading meets the tile's colours; a bid joining one's own goes the long way (colour_fits)."""
+    place = pl.peek(state, loc)
+    if purpose == "bid" and (mine := place["bids"].get(str(seat))) and mine[1]:
+        return [c for c in held if colour_fits(state, seat, loc, c, purpose)]
+    current = pl.identity(state, loc)
+    if current is None:
+        return held
+    here = {w for u in place["uses"] for w in kp.wilds_in(pl.use_group(u))} if purpose == "use" else set()
+    fitting = [c for c in held if not kp.can_be({c: 1}, here).isdisjoint(current)]
+    if len(fitting) == len(held) or not _may_break(state, seat, loc, purpose, current):
+        return fitting
+    return held
 
 
 def colour_fits(state: KfState, seat: int, loc: str, colour: str, purpose: str) -> bool:
-    """Whether workers of this colour may join the location as a bid or a use (reference §4, §9.4)."""
-    mine = pl.bid_of(state, loc, seat) if purpose == "bid" else None
-    if mine is not None:
-        return mine[0] == colour
-    current = pl.colour_of(state, loc)
-    if current in (None, colour):
+    """Whether workers of this colour may join the location as a bid or a use (reference §4, §9.4, F-29)."""
+    if pl.group_fits(state, seat, loc, {colour: 1}, purpose):
         return True
+    if purpose == "bid" and pl.bid_of(state, loc, seat) is not None:
+        return False
+    return _may_break(state, seat, loc, purpose, pl.identity(state, loc) or frozenset())
+
+
+def _may_break(state: KfState, seat: int, loc: str, purpose: str, current: frozenset[str]) -> bool:
+    """Summer boats 4a (a counter-bid against another's standing bid on a season tile, not against green) and 4b
+    (a use) let workers break the tile's colour (reference §9.4, F-26)."""
     powers = tr.powers(state, seat)
-    if purpose == "bid":  # 4a: a counter-bid against another's standing bid on a season tile, not against green
+    if purpose == "bid":
         others = [b for s, b in pl.peek(state, loc)["bids"].items() if int(s) != seat and b[1] and not pl.flat(b, 2)]
-        return "4a" in powers and current != "green" and bool(others) and not loc.startswith("order-")
+        return "4a" in powers and "green" not in current and bool(others) and loc in state.auction
     return "4b" in powers
+
+
+def may_lie(state: KfState, seat: int, loc: str) -> bool:
+    """Summer boat 4b: a use may break the colour of a tile already bid on or used this season (F-26)."""
+    return "4b" in tr.powers(state, seat) and pl.identity(state, loc) is not None
 
 
 def bid_needed(state: KfState, seat: int, loc: str) -> int:
@@ -78,49 +138,135 @@ def bid_needed(state: KfState, seat: int, loc: str) -> int:
     return max(1, max(others, default=0) + 1 - (mine[1] if mine else 0))
 
 
-def can_pay(state: KfState, seat: int, face: Face, colour: str, count: int) -> bool:
-    """Whether the seat can make a use's extra payment (workers into the bag, skills) besides the count."""
-    screen, skills = state.workers[seat], state.skills[seat]
+def can_pay(state: KfState, seat: int, face: Face, group: kp.Group) -> bool:
+    """Whether the seat can still make a use's extra payment (workers into the bag, skills) once the group has left
+    its screen; a wild keyple may pay for a colour of its pair (F-31)."""
+    screen = state.workers[seat]
+    skills = state.skills[seat]
     for key, k in face.pay.items():
-        if key in sup.WORKER_COLOURS and screen.get(key, 0) - (count if key == colour else 0) < k:
-            return False
-        if key == "any" and sum(screen.values()) - count < k:
-            return False
-        if key in sup.SKILLS and skills.get(key, 0) < k:
-            return False
-        if key == "skill" and sum(skills.values()) < k:
+        if key in kp.COLOURS:
+            wild = kp.PAIR_OF[key]
+            have = screen.get(key, 0) - group.get(key, 0) + screen.get(wild, 0) - group.get(wild, 0)
+        elif key == "any":
+            have = sum(screen.values()) - sum(group.values())
+        else:
+            have = skills.get(key, 0) if key in sup.SKILLS else sum(skills.values())
+        if have < k:
             return False
     return True
 
 
+def needed(state: KfState, seat: int, loc: str, what: str) -> int:
+    """The fewest workers a bid (on top of one's own) or a use must add here."""
+    return bid_needed(state, seat, loc) if what == "bid" else pl.next_use_minimum(state, loc)
+
+
+def can_finish(state: KfState, seat: int, loc: str, what: str, group: kp.Group, colours: tuple[str, ...],
+               on_screen: kp.Group | None = None, need: int | None = None) -> bool:
+    """Whether a group started here (on_screen: the part of it still behind the screen) can be made big enough by
+    adding workers of these colours from the screen, within the six and with the use's payment still possible
+    (need: needed() when the caller has it)."""
+    short = max(0, (needed(state, seat, loc, what) if need is None else need) - kp.size(group))
+    face = face_of(state, loc) if what == "use" else None
+    if what == "use" and pl.used(state, loc) + kp.size(group) + short > pl.MAX_WORKERS:
+        return False
+    screen = state.workers[seat]
+    first, *rest = colours
+    second = rest[0] if rest else ""
+    splits = [{first: a, second: short - a} if second else {first: a} for a in range(short + 1)
+              if a <= screen.get(first, 0) and (short - a <= screen.get(second, 0) if second else a == short)]
+    return any(face is None or can_pay(state, seat, face, kp.merged(split, on_screen or {})) for split in splits)
+
+
 def turn_actions(state: KfState, seat: int) -> list[Act]:
-    """Every action of a turn (reference §3.2): bids, moves of an outbid group, uses, pass."""
+    """Every action of a turn (reference §3.2): bids, moves of an outbid group, uses, the ghost, pass."""
     found = []
     screen = state.workers[seat]
-    for loc in biddable(state):
+    wild_game = bool(state.options.get("keymelequin"))  # Sven and Paulo exist only with the Keymelequin
+    mixed = {loc for loc, p in state.places.items() if pl.may_be_mixed(p)}
+    wilds = [w for w in kp.WILD if screen.get(w)] if wild_game else []
+    faces = usable_faces(state)
+    has_4b = "4b" in tr.powers(state, seat)
+    for loc in open_to_bids(state):
         need = bid_needed(state, seat, loc)
-        found += [act("bid", loc, c) for c in colours_for(state, seat, loc, "bid") if screen[c] >= need]
-    found += _moves(state, seat)
-    for loc in usable(state):
+        plain = loc not in mixed
+        found += [act("bid", loc, c) for c in colours_for(state, seat, loc, "bid", plain) if screen[c] >= need]
+        if wilds:
+            found += _wild_starts(state, seat, loc, "bid", wilds, need)
+        if not plain and _pair_mix(state, seat, loc, "bid"):
+            found.append(act("bid", loc, "mixed"))
+    found += _moves(state, seat, faces)
+    for loc, face in faces.items():
         need = pl.next_use_minimum(state, loc)
-        face = face_of(state, loc)
-        assert face is not None
         if pl.used(state, loc) + need > pl.MAX_WORKERS:
             continue
-        found += [act("use", loc, c) for c in colours_for(state, seat, loc, "use")
-                  if screen[c] >= need and can_pay(state, seat, face, c, need)]
-        if mixed_use_allowed(state, seat, loc, need, face):
+        plain = loc not in mixed
+        found += [act("use", loc, c) for c in colours_for(state, seat, loc, "use", plain)
+                  if screen[c] >= need and can_pay(state, seat, face, {c: need})]
+        if wilds:
+            found += _wild_starts(state, seat, loc, "use", wilds, need)
+        if (has_4b and mixed_use_allowed(state, seat, loc, need, face)) or (
+                not plain and _pair_mix(state, seat, loc, "use")):
             found.append(act("use", loc, "mixed"))
-    return found + [act("pass")]
+    return found + celeste.ghost_actions(state, seat) + [act("pass")]
+
+
+def _wild_starts(state: KfState, seat: int, loc: str, what: str, wilds: list[str], need: int) -> list[Act]:
+    """Sven or Paulo (those of `wilds` the seat holds) put into a bid or a use here (`need`: the fewest workers it
+    takes), to be joined by workers of his pair (module sheet, F-29)."""
+    found = []
+    screen = state.workers[seat]
+    for wild in wilds:
+        pair = kp.WILD[wild]
+        if 1 + screen.get(pair[0], 0) + screen.get(pair[1], 0) < need:
+            continue  # too few of his pair to make the bid or the use
+        alone = {wild: 1}  # a bid needs nothing more than enough of his pair (checked above); a use, room and pay
+        if _wild_fits(state, seat, loc, what, wild) and (
+                what == "bid" or can_finish(state, seat, loc, what, alone, pair, alone, need)):
+            found.append(act(what, loc, wild))
+    return found
+
+
+def _wild_fits(state: KfState, seat: int, loc: str, what: str, wild: str) -> bool:
+    """places.group_fits for Sven or Paulo alone; where every group is one plain colour, they all share it, so he
+    fits when it is one of his pair (or nobody stands there), unless he would join one's own lying bid."""
+    place = pl.peek(state, loc)
+    if pl.may_be_mixed(place):
+        return pl.group_fits(state, seat, loc, {wild: 1}, what)
+    mine = place["bids"].get(str(seat)) if what == "bid" else None
+    if mine and mine[1] and pl.flat(mine, 2):
+        return False
+    current = pl.place_identity(place, plain=True)
+    return current is None or not current.isdisjoint(kp.WILD[wild])
+
+
+def _pair_mix(state: KfState, seat: int, loc: str, what: str) -> bool:
+    """Whether the seat may add both colours of a pair at once: to its own bid holding Sven or Paulo, or as a use
+    of a tile where he stands among the uses (F-28)."""
+    if what == "bid":
+        mine = pl.peek(state, loc)["bids"].get(str(seat))
+        wilds = kp.wilds_in(pl.bid_group(mine)) if mine and mine[1] else set()
+    else:
+        wilds = {w for u in pl.peek(state, loc)["uses"] for w in kp.wilds_in(pl.use_group(u))}
+    screen = state.workers[seat]
+    return any(all(screen.get(c) for c in kp.WILD[w]) and pl.group_fits(state, seat, loc, dict.fromkeys(kp.WILD[w], 1),
+                                                                    what)
+               and can_finish(state, seat, loc, what, {}, kp.WILD[w]) for w in wilds)
+
+
+def _face(state: KfState, loc: str) -> Face:
+    """The face of a usable tile."""
+    face = face_of(state, loc)
+    assert face is not None
+    return face
 
 
 def mixed_use_allowed(state: KfState, seat: int, loc: str, need: int, face: Face) -> bool:
     """Summer boat 4b: on a tile already bid on or used, a use may mix colours (reference §9.4, F-26)."""
     screen = state.workers[seat]
-    spare = sum(screen.values()) - sum(k for key, k in face.pay.items() if key in (*sup.WORKER_COLOURS, "any"))
-    return ("4b" in tr.powers(state, seat) and pl.colour_of(state, loc) is not None
-            and sum(1 for c in sup.WORKER_COLOURS if screen.get(c)) >= 2 and spare >= need
-            and can_pay(state, seat, face, "", 0))
+    spare = sum(screen.values()) - sum(k for key, k in face.pay.items() if key in (*kp.COLOURS, "any"))
+    return (may_lie(state, seat, loc) and sum(1 for c in kp.COLOURS if screen.get(c)) >= 2 and spare >= need
+            and can_pay(state, seat, face, {}))
 
 
 def losing_bids(state: KfState, seat: int) -> list[str]:
@@ -128,57 +274,105 @@ def losing_bids(state: KfState, seat: int) -> list[str]:
     return [loc for loc in biddable(state) if pl.bid_of(state, loc, seat) and not pl.winning(state, loc, seat)]
 
 
-def _moves(state: KfState, seat: int) -> list[Act]:
-    """An outbid group moved whole to bid or use elsewhere (reference §4), topped up from the screen if needed."""
-    found = []
-    for source in losing_bids(state, seat):
-        bid = pl.bid_of(state, source, seat)
-        assert bid is not None
-        colour, n = bid
-        groups = {other: b[1] for other in losing_bids(state, seat) if other != source
-                  for b in [pl.bid_of(state, other, seat)] if b and b[0] == colour}
-
-        def spare(target: str, colour: str = colour, groups: dict[str, int] = groups) -> int:
-            """The screen, and the other losing groups of the colour that could be carried along to target."""
-            return state.workers[seat].get(colour, 0) + sum(k for g, k in groups.items() if g != target)
-
-        for loc in biddable(state):
-            if loc != source and colour_fits(state, seat, loc, colour, "bid") \
-                    and spare(loc) >= max(0, bid_needed(state, seat, loc) - n):
-                found.append(act("move", source, "bid", loc))
-        for loc in usable(state):
-            face = face_of(state, loc)
-            if loc == source or face is None or not colour_fits(state, seat, loc, colour, "use"):
+def _moves(state: KfState, seat: int, faces: dict[str, Face]) -> list[Act]:
+    """An outbid group moved whole to bid or use elsewhere (reference §4), topped up from the screen if needed;
+    faces: the usable tiles (usable_faces)."""
+    found: list[Act] = []
+    losing = losing_bids(state, seat)
+    if not losing:
+        return found
+    targets = [(loc, "bid") for loc in open_to_bids(state)] + [(loc, "use") for loc in faces]
+    for source in losing:
+        group = pl.bid_group(pl.peek(state, source)["bids"][str(seat)])
+        wilds = kp.wilds_in(group)
+        others = {other: b[1] for other in losing if other != source
+                  for b in [pl.bid_of(state, other, seat)] if b and {b[0]} == set(group)}
+        for loc, what in targets:
+            if loc == source:
                 continue
-            top_up = max(0, pl.next_use_minimum(state, loc) - n)
-            if pl.used(state, loc) + n + top_up <= pl.MAX_WORKERS and spare(loc) >= top_up \
-                    and can_pay(state, seat, face, colour, top_up):
-                found.append(act("move", source, "use", loc))
+            if wilds:  # a group with Sven or Paulo is topped up with his pair's colours
+                pair = kp.WILD[next(iter(wilds))]
+                if pl.group_fits(state, seat, loc, group, what) and can_finish(state, seat, loc, what, group, pair):
+                    found.append(act("move", source, what, loc))
+            elif _plain_move(state, seat, group, others, loc, what):
+                found.append(act("move", source, what, loc))
     return found
 
 
+def _plain_move(state: KfState, seat: int, group: kp.Group, others: dict[str, int], loc: str, what: str) -> bool:
+    """Whether a group without a wild keyple may move here, topped up from the screen or other losing groups of
+    its colour (`others`: location -> workers)."""
+    colour = next(iter(group))
+    if len(group) > 1 or not colour_fits(state, seat, loc, colour, what):
+        return False
+    n = group[colour]
+    spare = state.workers[seat].get(colour, 0) + sum(k for other, k in others.items() if other != loc)
+    if what == "bid":
+        return spare >= max(0, bid_needed(state, seat, loc) - n)
+    top_up = max(0, pl.next_use_minimum(state, loc) - n)
+    return pl.used(state, loc) + n + top_up <= pl.MAX_WORKERS and spare >= top_up \
+        and can_pay(state, seat, _face(state, loc), {colour: top_up})
+
+
+def mix_group(state: KfState, pending: Json) -> dict[str, int]:
+    """The workers of a group being built: those added from the screen and any outbid groups carried along."""
+    carried = [pl.bid_group(pl.peek(state, src)["bids"][str(pending["seat"])]) for src in sources(pending)]
+    return kp.merged(pending.get("added", {}), *carried)
+
+
+def sources(pending: Json) -> list[str]:
+    """The locations a moved group comes from (none for workers placed from the screen)."""
+    return [pending["from"], *pending.get("joined", [])] if "from" in pending else []
+
+
 def mix_actions(state: KfState, pending: Json) -> list[Act]:
-    """The steps of a mixed use: one worker of any colour at a time, then `done` once there are enough."""
-    seat, loc = pending["seat"], pending["loc"]
-    added = sum(pending["added"].values())
-    room = pl.MAX_WORKERS - pl.used(state, loc) - added
-    face = face_of(state, loc)
-    assert face is not None
-    screen = state.workers[seat]
-    keep_any = face.pay.get("any", 0)  # the tile's extra payment must stay payable after the workers added
-    found = [act("add", c) for c in sup.WORKER_COLOURS if room > 0 and screen.get(c, 0) > face.pay.get(c, 0)
-             and sum(screen.values()) - 1 >= keep_any + sum(face.pay.get(k, 0) for k in sup.WORKER_COLOURS)]
-    return found + ([act("done")] if added >= pl.next_use_minimum(state, loc) else [])
+    """The steps of a group built one worker at a time (Sven or Paulo with his pair, or summer boat 4b's mixed
+    use): `add KIND` while the group still fits the tile (or may lie flat, 4b), then `done` once it is enough."""
+    seat, loc, what = pending["seat"], pending["loc"], pending.get("what", "use")
+    group = mix_group(state, pending)
+    face = face_of(state, loc) if what == "use" else None
+    room = pl.MAX_WORKERS - pl.used(state, loc) - kp.size(group) if what == "use" else pl.MAX_WORKERS
+    found = []
+    wild = next(iter(kp.wilds_in(group)), None)
+    for kind in kp.KINDS if room > 0 else ():
+        if not state.workers[seat].get(kind) or (face is not None and not can_pay(state, seat, face, {kind: 1})):
+            continue
+        if wild is not None:  # with Sven in it, the group (which fits) takes his pair's colours and nothing else
+            fits = kind in kp.WILD[wild]
+        else:
+            more = kp.merged(group, {kind: 1})
+            lying = what == "use" and not kp.wilds_in(more) and may_lie(state, seat, loc)
+            fits = lying or pl.group_fits(state, seat, loc, more, what)
+        if fits:
+            found.append(act("add", kind))
+    found += joinable(state, pending)
+    if kp.size(group) >= needed(state, seat, loc, what) and (face is None or can_pay(state, seat, face, {})):
+        found.append(act("done"))
+    return found
 
 
 def joinable(state: KfState, pending: Json) -> list[Act]:
-    """Other losing groups of the moved group's colour that may be carried along with it (reference §4)."""
+    """Other losing groups that may be carried along with the moved group (reference §4): the group they make
+    together must still fit the target."""
     if "from" not in pending:
         return []
-    taken = {pending["from"], *pending.get("joined", []), pending["loc"]}
-    room = pl.MAX_WORKERS - pl.used(state, pending["loc"]) - pending["carried"] if pending["what"] == "use" else 99
-    return [act("join", other) for other in losing_bids(state, pending["seat"]) if other not in taken
-            and (b := pl.bid_of(state, other, pending["seat"])) and b[0] == pending["colour"] and b[1] <= room]
+    seat, loc, what = pending["seat"], pending["loc"], pending["what"]
+    taken = {*sources(pending), loc}
+    group = mix_group(state, pending)
+    room = pl.MAX_WORKERS - pl.used(state, loc) - kp.size(group) if what == "use" else 99
+    found = []
+    for other in losing_bids(state, seat):
+        more = pl.bid_group(pl.peek(state, other)["bids"][str(seat)])
+        if other not in taken and kp.size(more) <= room and _joins(state, seat, loc, what, group, more, pending):
+            found.append(act("join", other))
+    return found
+
+
+def _joins(state: KfState, seat: int, loc: str, what: str, group: kp.Group, more: kp.Group, pending: Json) -> bool:
+    """Whether another outbid group may join: of the moved group's colour, or fitting the tile together with it."""
+    if "colour" in pending and not kp.wilds_in(group) and not kp.wilds_in(more):
+        return set(more) == {pending["colour"]}
+    return pl.group_fits(state, seat, loc, kp.merged(group, more), what)
 
 
 def count_range(state: KfState, pending: Json) -> range:
@@ -190,14 +384,10 @@ def count_range(state: KfState, pending: Json) -> range:
         low = max(0, bid_needed(state, seat, loc) - carried) if carried else bid_needed(state, seat, loc)
         return range(low, screen + 1)
     low = max(0, pl.next_use_minimum(state, loc) - carried)
-    face = face_of(state, loc)
-    assert face is not None
-    if not can_pay(state, seat, face, colour, low):
-        return range(0)
-    keep = face.pay.get(colour, 0)  # an extra worker of this colour is paid on top of the count
-    keep_any = face.pay.get("any", 0)
-    total = sum(state.workers[seat].values())
-    high = min(screen - keep, total - keep_any, pl.MAX_WORKERS - pl.used(state, loc) - carried)
+    face = _face(state, loc)
+    high = min(screen, pl.MAX_WORKERS - pl.used(state, loc) - carried)
+    while high >= low and not can_pay(state, seat, face, {colour: high}):
+        high -= 1  # an extra worker of this colour is paid on top of the count
     return range(low, high + 1) if low <= high else range(0)
 
 

@@ -7,7 +7,7 @@ import io
 import pytest
 
 from bot import games
-from bot.cli import demo
+from bot.cli import Refused, demo
 
 
 @pytest.mark.parametrize("game", [e.id for e in games.all_games()])
@@ -30,3 +30,23 @@ def test_a_demo_is_the_same_for_the_same_seed() -> None:
     demo(3, 5, first, game="keythedral")
     demo(3, 5, second, game="keythedral")
     assert first.getvalue() == second.getvalue()
+
+
+def test_a_demo_takes_game_options_and_plays_the_keyflower_modules() -> None:
+    """`keywood demo --option`: the table options of a new game (here both Keyflower modules) reach the engine."""
+    out = io.StringIO()
+    assert demo(3, 4, out, game="keyflower", options={"keymelequin": "keyflower", "key_celeste": "yes"}) == 0
+    text = out.getvalue()
+    assert "takes the Keymelequin boat's Sven" in text and "replaces the Keymelequin with the" in text
+    assert "wins Key Celeste and takes the ghost." in text and " plays the ghost on " in text
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"keymelequin": "white-wind"}, "With 3 players the Keymelequin can replace keyflower, sea-bastion, sea-breese, "
+                                    "not 'white-wind'"),
+    ({"keymelequin": "raft"}, "keymelequin must be one of off, keyflower"),
+    ({"ghosts": "yes"}, "Keyflower has no option ghosts."),
+])
+def test_a_demo_refuses_an_option_the_game_does_not_take(options: dict[str, str], message: str) -> None:
+    with pytest.raises(Refused, match=message):
+        demo(3, 1, io.StringIO(), game="keyflower", options=options)

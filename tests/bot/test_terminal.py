@@ -364,3 +364,26 @@ def test_a_number_outside_the_list_is_refused_and_changes_nothing(tmp_path: Path
     store.close()
     assert "! No choice 99999: the numbers are 1 to " in out.getvalue()
     assert count(db, "SELECT count(*) FROM actions") == 0
+
+
+def test_game_options_reach_a_new_terminal_table(tmp_path: Path) -> None:
+    """`keywood play --option`: a new Keyflower table with both modules shows Key Celeste, the ghost and the
+    Keymelequin (its reconstructed load marked †) on its board."""
+    result = keywood("play", "--db", str(tmp_path / "m.db"), "--game", "keyflower", "--seed", "3", "--no-images",
+                     "--option", "keymelequin=keyflower", "--option", "key_celeste=yes",
+                     "--script", str(write(tmp_path / "s.txt", ["1: board"])))
+    assert result.returncode == 0, result.stderr
+    assert "Key Celeste `key-celeste` (bid like a turn-order tile; wins the ghost): no bids." in result.stdout
+    assert "Ghost: on Key Celeste." in result.stdout
+    assert "- Keymelequin\u2020: workers Sven, " in result.stdout and "\u2020 Keywood's own figure" in result.stdout
+
+
+def test_an_option_refused_for_these_players_stores_nothing(tmp_path: Path) -> None:
+    """A boat the Keymelequin cannot replace with three players is refused in one line, exit code 2, no database."""
+    db = tmp_path / "o.db"
+    refused = keywood("play", "--db", str(db), "--game", "keyflower", "--no-images", "--option",
+                      "keymelequin=white-wind")
+    assert refused.returncode == 2
+    assert "With 3 players the Keymelequin can replace keyflower, sea-bastion, sea-breese, not 'white-wind'" in (
+        refused.stderr) and len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert not db.exists()

@@ -214,3 +214,47 @@ def to_winter(players: int = 3, seed: int = 1) -> KfState:
 def texts(events: list[Event], seat: int | None = None) -> str:
     """The texts of the events a seat (None: the public) may see, in one string."""
     return " | ".join(e.text for e in events if e.visible_to(seat))
+
+
+# --- the modules: Keymelequin (Sven and Paulo) and Key Celeste (the ghost) -------------------------------------------
+
+
+def module_game(players: int = 3, seed: int = 1, keymelequin: str = "keyflower", key_celeste: bool = True) -> KfState:
+    """A game just set up with the modules: the Keymelequin in the place of this boat ('off': not played) and Key
+    Celeste (or not)."""
+    return GAME.setup(list(NAMES[:players]), seed, {"keymelequin": keymelequin, "key_celeste": key_celeste})
+
+
+def give_wild(state: KfState, seat: int, wild: str) -> None:
+    """Put Sven or Paulo behind a seat's screen, taken from wherever he waits (a boat, the bag, another screen);
+    Paulo, out of play before summer, comes out of the box."""
+    for pool in (*(b["workers"] for b in state.boats), state.bag, *state.workers):
+        if pool.get(wild):
+            pool[wild] -= 1
+            if not pool[wild]:
+                del pool[wild]
+            break
+    state.workers[seat][wild] = state.workers[seat].get(wild, 0) + 1
+
+
+def keyples_of(state: KfState, kind: str) -> int:
+    """How many keyples of a kind ('sven', 'blue', ...) are anywhere in the game: the bag, the screens, the boats,
+    the bids and uses of the season, and a group or payment under way."""
+    found = state.bag.get(kind, 0) + sum(w.get(kind, 0) for w in state.workers)
+    found += sum(b["workers"].get(kind, 0) for b in state.boats)
+    for place in state.places.values():
+        found += sum(pl.bid_group(b).get(kind, 0) for b in place["bids"].values())
+        found += sum(pl.use_group(u).get(kind, 0) for u in place["uses"])
+    if state.pending:
+        found += state.pending.get("added", {}).get(kind, 0) + state.pending.get("paid", {}).get(kind, 0)
+    return found
+
+
+def group(state: KfState, seat: int, first: str, *kinds: str) -> list[Event]:
+    """A group built one keyple at a time as one turn: FIRST (`bid LOC sven`, `use LOC mixed`, `move SRC bid LOC`),
+    `add KIND` for each kind given, then `done` (the seat is made the one to act)."""
+    state.turn = seat
+    events = play(state, seat, first)
+    for kind in kinds:
+        events += play(state, seat, f"add {kind}")
+    return events + play(state, seat, "done")

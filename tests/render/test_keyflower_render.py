@@ -35,28 +35,35 @@ NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
 View = dict[str, Any]
 
 # Every key engine/keyflower/game.py view(state, None) writes, by where it sits ("villages[].*" is a village
-# entry, "places.*" a location's entry). The guard also asks whether a seat's keys are there, so those are allowed
-# at the top level.
+# entry, "places.*" a location's entry, "places.*.bids.*[]" the group of a bid with Sven or Paulo or of more than
+# one colour, "places.*.uses[][]" a use's). The guard also asks whether a seat's keys are there, so those are
+# allowed at the top level. "places.*.ghost" is the seat a played ghost wins the tile for (Key Celeste, F-40).
+KINDS = {"blue", "red", "yellow", "green", "sven", "paulo"}
 SPEC_KEYS: dict[str, set[str]] = {
     "": {"game", "viewer", "names", "season", "phase", "start_player", "to_act", "waiting_for", "villages",
          "auction", "order_tiles", "places", "boats", "bag", "greens", "skill_pile", "supply", "screens",
          "skills_held", "winter_in_hand", "won", "stacks", "screens_opened", "passes", "picking", "pending",
-         "workers", "skills", "winter_hand", "legal"},
+         "modules", "ghost", "celeste", "workers", "skills", "winter_hand", "legal"},
     "villages[]": {"0/0"},  # any 'q/r' key: checked apart below
     "villages[].*": {"tile", "up", "res", "stored"},
     "villages[].*.res": {"gold", "iron", "stone", "wood"},
     "villages[].*.stored": {"gold", "iron", "stone", "wood"},
     "places": set(),  # any location: checked apart below
-    "places.*": {"bids", "uses"},
+    "places.*": {"bids", "uses", "ghost"},
     "places.*.bids": set(),  # any seat
+    "places.*.bids.*[]": KINDS,
+    "places.*.uses[][]": KINDS,
     "boats[]": {"id", "workers", "skills", "taken"},
-    "boats[].workers": {"blue", "red", "yellow", "green"},
+    "boats[].workers": KINDS,
     "boats[].skills": {"anvil", "pick", "saw"},
     "supply": {"gold", "iron", "stone", "wood"},
     "stacks": {"summer", "autumn"},
     "screens_opened[]": {"workers", "skills"},
-    "screens_opened[].workers": {"blue", "red", "yellow", "green"},
+    "screens_opened[].workers": KINDS,
     "screens_opened[].skills": {"anvil", "pick", "saw"},
+    "modules": {"keymelequin", "key_celeste"},
+    "ghost": {"holder", "played", "gone"},
+    "celeste": {"on_table", "face"},
 }
 
 

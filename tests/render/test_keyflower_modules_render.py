@@ -1,0 +1,343 @@
+"""The Keyflower table with the two modules (Keymelequin: Sven and Paulo; Key Celeste: the tile and its ghost):
+renders tables from real engine games with both modules, reads only the public view's keys, shows nothing hidden,
+changes when a module's public piece changes, and matches its golden images.
+
+The views come from seeded random play-outs with options {"keymelequin": "flipper", "key_celeste": True}: the
+busiest spring turn with two bids on Key Celeste (Sven aboard the Keymelequin), the busiest summer turn with the
+ghost played and a bid holding Sven or Paulo, a winter village placing with Key Celeste won, and the end of a game
+with Key Celeste in a village. Goldens: tests/render/golden/keyflower_modules_{spring,summer}_4p.{json,png}, made
+and compared as in test_keyflower_render.py (`--regen-golden`).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.keyflower.components import COMPONENTS
+from engine.keyflower.game import GAME
+from engine.keyflower.state import KfState
+from engine.playout import random_playout
+from render.keyflower import (
+    WIDTH,
+    _open_slots,
+    _parts,
+    _pill_look,
+    _sides,
+    _village,
+    _worker_pill_width,
+    render,
+)
+from tests.render.golden_images import GOLDEN, compare_half_golden, half, png
+from tests.render.test_keyflower_render import SPEC_KEYS, Recorder
+
+MiB = 1 << 20
+NAMES = ["Ana", "Ben", "Cleo", "Dev"]
+MODULES: dict[str, Any] = {"keymelequin": "flipper", "key_celeste": True}
+View = dict[str, Any]
+Scene = tuple[View, dict[str, Any]]
+
+
+def _wild(group: Any) -> bool:
+    """Whether a bid's or use's group holds Sven or Paulo."""
+    return isinstance(group, dict) and bool(group.get("sven") or group.get("paulo"))
+
+
+def _busiest(seed: int, when: Callable[[KfState], bool]) -> Scene:
+    """The public view (and the state) with the most bids and uses among the turns where `when` holds."""
+    best: list[Any] = [None, None, -1]
+
+    def hook(state: KfState, seat: int, action: Any) -> None:
+        if state.phase == "turns" and not state.pending and when(state):
+            busy = sum(len(p["bids"]) + len(p["uses"]) for p in state.places.values())
+            if busy > best[2]:
+                best[:] = [GAME.view(state, None), GAME.to_json(state), busy]
+
+    random_playout(GAME, NAMES, seed, options=MODULES, on_step=hook)
+    assert best[0] is not None
+    return best[0], best[1]
+
+
+def _first(seed: int, when: Callable[[KfState], bool]) -> Scene:
+    """The public view (and the state) at the first step where `when` holds."""
+    found: list[Scene] = []
+
+    def hook(state: KfState, seat: int, action: Any) -> None:
+        if not found and when(state):
+            found.append((GAME.view(state, None), GAME.to_json(state)))
+
+    random_playout(GAME, NAMES, seed, options=MODULES, on_step=hook)
+    return found[0]
+
+
+def _end(seed: int) -> Scene:
+    """The public view (and the state) when the game is over."""
+    final, _ = random_playout(GAME, NAMES, seed, options=MODULES)
+    return GAME.view(final, None), GAME.to_json(final)
+
+
+def spring_celeste(state: KfState) -> bool:
+    """A spring turn with two bids or more on Key Celeste."""
+    return state.season == 0 and len(state.places.get("key-celeste", {}).get("bids", {})) >= 2
+
+
+def summer_ghost(state: KfState) -> bool:
+    """A summer turn with the ghost played and a bid holding Sven or Paulo."""
+    return state.season == 1 and bool(state.ghost_at) and any(
+        len(b) > 3 and _wild(b[3]) for p in state.places.values() for b in p["bids"].values())
+
+
+def placing_celeste(state: KfState) -> bool:
+    """Winter's villages growing, Key Celeste among the tiles won."""
+    return state.phase == "place" and state.season == 3 and any("key-celeste" in w for w in state.won)
+
+
+BUILDERS: dict[str, Callable[[], Scene]] = {
+    "modules_spring_4p": lambda: _busiest(38, spring_celeste),
+    "modules_summer_4p": lambda: _busiest(39, summer_ghost),
+    "modules_place_4p": lambda: _first(10, placing_celeste),
+    "modules_end_4p": lambda: _end(10),
+}
+SCENARIOS = tuple(BUILDERS)
+
+
+@cache
+def _built(name: str) -> Scene:
+    """A scenario's view and state, played once per test run."""
+    return BUILDERS[name]()
+
+
+def table(name: str) -> View:
+    """A fresh copy of a scenario's public view."""
+    return copy.deepcopy(_built(name)[0])
+
+
+def state_of(name: str) -> KfState:
+    """A fresh copy of a scenario's state."""
+    return GAME.from_json(copy.deepcopy(_built(name)[1]))
+
+
+@pytest.fixture(params=SCENARIOS)
+def scenario(request: pytest.FixtureRequest) -> str:
+    """Each module table in turn."""
+    return str(request.param)
+
+
+def _boat(view: View, boat_id: str) -> dict[str, Any]:
+    """A boat of the view by id."""
+    return next(b for b in view["boats"] if b["id"] == boat_id)
+
+
+def _wild_bid(view: View) -> list[Any]:
+    """Some bid holding Sven or Paulo."""
+    return next(b for p in view["places"].values() for b in p["bids"].values() if len(b) > 3 and _wild(b[3]))
+
+
+def test_the_scenarios_are_what_they_say() -> None:
+    spring = table("modules_spring_4p")
+    assert spring["season"] == "spring" and spring["modules"] == {"keymelequin": "flipper", "key_celeste": True}
+    assert len(spring["places"]["key-celeste"]["bids"]) >= 2
+    assert _boat(spring, "keymelequin")["workers"].get("sven") == 1
+    assert spring["ghost"] == {"holder": None, "played": None, "gone": False}
+    summer = table("modules_summer_4p")
+    assert summer["season"] == "summer" and summer["ghost"]["played"] in summer["auction"]
+    assert isinstance(summer["places"][summer["ghost"]["played"]]["ghost"], int)
+    assert _wild_bid(summer) and _boat(summer, "keymelequin")["workers"].get("paulo") == 1
+    place = table("modules_place_4p")
+    assert place["phase"] == "place" and any("key-celeste" in w for w in place["won"])
+    end = table("modules_end_4p")
+    assert end["phase"] == "over"
+    assert any(p["tile"] == "key-celeste" for v in end["villages"] for p in v.values())
+
+
+# --- Every table -------------------------------------------------------------------------------------------
+
+
+def test_each_table_renders_a_png_under_a_mebibyte(scenario: str) -> None:
+    data = render(table(scenario))
+    image = png(data)
+    assert image.width == WIDTH and 900 < image.height < 4000
+    assert len(data) < MiB
+
+
+def test_the_same_view_gives_the_same_bytes(scenario: str) -> None:
+    view = table(scenario)
+    first = render(view)
+    assert render(view) == first
+    assert render(json.loads(json.dumps(view))) == first
+
+
+def test_a_played_ghost_renders_without_the_seat_it_wins_for() -> None:
+    """Without the place's "ghost" (the seat it wins for) the ghost stands at the tile's corner and the line names
+    the tile only."""
+    view = table("modules_summer_4p")
+    plain = render(view)
+    del view["places"][view["ghost"]["played"]]["ghost"]
+    assert png(render(view)).width == WIDTH and render(view) != plain
+
+
+def test_labels_and_groups_never_break_a_colour_lookup() -> None:
+    """A two-colour label without its group, a 'mixed' use, an unknown kind: all draw."""
+    view = table("modules_summer_4p")
+    loc = view["auction"][0]
+    entry = view["places"].setdefault(loc, {"bids": {}, "uses": []})
+    entry["bids"]["0"] = ["blue/yellow", 2, False]
+    entry["bids"]["1"] = ["green/red", 3, False, {"paulo": 1, "green": 1, "red": 1}]
+    entry["uses"] += [[2, "mixed", 3, True, {"blue": 1, "red": 2}], [3, "mixed", 2, True], [1, "teal", 1, False]]
+    home = view["villages"][0]["0/0"]["tile"]
+    view["places"].setdefault(home, {"bids": {}, "uses": []})["uses"].append([0, "blue/yellow", 2, False,
+                                                                              {"sven": 1, "yellow": 1}])
+    assert png(render(view)).width == WIDTH
+    assert _parts("blue/yellow", 3, {"yellow": 2, "sven": 1}) == (("sven", 1), ("yellow", 2))
+    assert _parts("blue/yellow", 2, None) == (("blue/yellow", 2),)
+    assert len(_pill_look("blue/yellow", 2)[0]) == 2 and len(_pill_look("sven", 1)[0]) == 2
+    assert _pill_look("sven", 1)[1] == "S" and _pill_look("paulo", None)[1] == "P"
+    assert _worker_pill_width("mixed", 3) > 0
+
+
+def test_key_celeste_joins_a_village_as_a_boat_with_its_data_sides() -> None:
+    sides = _sides("key-celeste")
+    tile = COMPONENTS.key_celeste
+    assert sides.boat and sides.roads == frozenset(tile.roads) and sides.water == frozenset(tile.water)
+
+
+def test_open_places_for_key_celeste_are_where_the_engine_lets_it_go() -> None:
+    view = table("modules_place_4p")
+    state = state_of("modules_place_4p")
+    for seat in range(len(view["names"])):
+        spots = {tuple(int(v) for v in str(a).split()[-1].split("/")) for a in GAME.legal_actions(state, seat)
+                 if str(a).startswith("place ")}
+        assert set(_open_slots(view, seat, _village(view, seat))) == spots
+
+
+# --- Public information only -------------------------------------------------------------------------------
+
+
+def test_a_seats_private_view_is_refused() -> None:
+    with pytest.raises(ValueError, match="public view"):
+        render(GAME.view(state_of("modules_summer_4p"), 1))
+
+
+def test_hidden_things_do_not_change_the_image(scenario: str) -> None:
+    """Redrawing what nobody sees (Sven or Paulo behind a screen or in the bag, the bag's colours, the screens, the
+    pile, winter hands, the stacks' order) keeps every public count, so the image is the same to the byte."""
+    state = state_of(scenario)
+    plain = render(GAME.view(state, None))
+    for seed in (1, 2, 3):
+        assert render(GAME.view(GAME.resample_hidden(state, None, seed), None)) == plain
+
+
+def _swap_for(pool: dict[str, int], wild: str) -> None:
+    """Put a wild keyple in a pool in the place of one of its plain keyples (the pool's size stays)."""
+    colour = next(c for c in ("blue", "red", "yellow", "green") if pool.get(c))
+    pool[colour] -= 1
+    pool[wild] = pool.get(wild, 0) + 1
+
+
+def test_a_wild_keyple_behind_a_screen_or_in_the_bag_does_not_show() -> None:
+    """Sven behind a screen and Paulo in the bag are counted like any keyple and never drawn."""
+    state = state_of("modules_summer_4p")
+    plain = render(GAME.view(state, None))
+    seat = next(s for s, w in enumerate(state.workers) if sum(w.values()))
+    _swap_for(state.workers[seat], "sven")
+    _swap_for(state.bag, "paulo")
+    assert render(GAME.view(state, None)) == plain
+
+
+def test_only_keys_the_view_has_are_read(scenario: str) -> None:
+    seen: set[tuple[str, str]] = set()
+    view = table(scenario)
+    data = render(Recorder(view, "", seen))
+    assert data == render(view)
+    wild = ("villages[]", "places", "places.*.bids")
+    unknown = sorted(f"{path}: {key}" for path, key in seen
+                     if path not in wild and key not in SPEC_KEYS.get(path, set()))
+    assert not unknown, f"render read keys the view does not have: {unknown}"
+
+
+# --- Public changes show -----------------------------------------------------------------------------------
+
+
+def ghost_holder(view: View) -> None:
+    view["ghost"]["holder"] = 0 if view["ghost"]["holder"] != 0 else 1
+
+
+def ghost_gone(view: View) -> None:
+    view["ghost"].update(holder=None, played=None, gone=True)
+
+
+def ghost_seat(view: View) -> None:
+    place = view["places"][view["ghost"]["played"]]
+    place["ghost"] = (place["ghost"] + 1) % 4
+
+
+def celeste_bid(view: View) -> None:
+    view["places"]["key-celeste"]["bids"].setdefault("3", ["red", 0, False])[1] += 5
+
+
+def celeste_face(view: View) -> None:
+    view["celeste"]["face"] = "winter"
+
+
+def wild_in_group(view: View) -> None:
+    bid = _wild_bid(view)
+    group = bid[3]
+    wild = "sven" if group.get("sven") else "paulo"
+    group[wild] -= 1
+    group["blue" if wild == "sven" else "green"] = group.get("blue" if wild == "sven" else "green", 0) + 1
+
+
+def paulo_aboard(view: View) -> None:
+    _boat(view, "keymelequin")["workers"].pop("paulo")
+
+
+CHANGES: dict[str, Callable[[View], None]] = {
+    "ghost holder": ghost_holder, "ghost gone": ghost_gone, "ghost wins for": ghost_seat,
+    "key celeste bid": celeste_bid, "key celeste face": celeste_face, "wild keyple in a bid": wild_in_group,
+    "paulo aboard": paulo_aboard,
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_a_public_change_changes_the_image(change: str) -> None:
+    view = table("modules_summer_4p")
+    plain = render(view)
+    CHANGES[change](view)
+    assert render(view) != plain
+
+
+def test_the_ghost_holder_is_shown_in_spring_once_won() -> None:
+    view = table("modules_spring_4p")
+    plain = render(view)
+    view["ghost"]["holder"] = 2
+    assert render(view) != plain
+
+
+def test_sven_aboard_shows() -> None:
+    view = table("modules_spring_4p")
+    plain = render(view)
+    _boat(view, "keymelequin")["workers"].pop("sven")
+    assert render(view) != plain
+
+
+# --- Golden images -----------------------------------------------------------------------------------------
+
+GOLDEN_TABLES = {"keyflower_modules_spring_4p": "modules_spring_4p",
+                 "keyflower_modules_summer_4p": "modules_summer_4p"}
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_TABLES))
+def test_table_matches_golden(name: str, regen_golden: bool, tmp_path: Path) -> None:
+    source = GOLDEN / f"{name}.json"
+    if regen_golden:
+        source.write_text(json.dumps(table(GOLDEN_TABLES[name]), indent=1, sort_keys=True) + "\n")
+    data = render(json.loads(source.read_text()))
+    if regen_golden:
+        (GOLDEN / f"{name}.png").write_bytes(half(data))
+    compare_half_golden(name, data, tmp_path)
