@@ -45,13 +45,34 @@ class Setup:
 
 
 def setups(entry: GameEntry, count: int, first_seed: int = 101) -> list[Setup]:
-    """count play-outs cycling over the game's player counts; odd ones switch every yes/no option on."""
+    """count play-outs cycling over the game's player counts, each count twice in a row: the second time every
+    yes/no option is on and each option with choices takes a choice other than its default (the first the engine
+    takes at that player count)."""
     counts = list(range(entry.min_players, entry.max_players + 1))
     found = []
     for k in range(count):
+        players = NAMES[:counts[k // 2 % len(counts)]]
         options = {o.name: k % 2 == 1 if o.type is bool else o.default for o in entry.options}
-        found.append(Setup(NAMES[:counts[k % len(counts)]], first_seed + k, options))
+        if k % 2:
+            options |= _choices_taken(entry, players, options, k)
+        found.append(Setup(players, first_seed + k, options))
     return found
+
+
+def _choices_taken(entry: GameEntry, players: tuple[str, ...], options: dict[str, Any], k: int) -> dict[str, Any]:
+    """For each option with choices, a non-default choice the engine accepts with these players, cycling with k."""
+    chosen: dict[str, Any] = {}
+    for option in (o for o in entry.options if o.choices):
+        others = [c for c in option.choices if c != option.default]
+        for step in range(len(others)):
+            choice = others[(k // 2 + step) % len(others)]
+            try:
+                entry.engine.setup(list(players), 0, options | chosen | {option.name: choice})
+            except ValueError:
+                continue
+            chosen[option.name] = choice
+            break
+    return chosen
 
 
 def secret_open(game: Game[Any, Any], state: Any) -> bool:

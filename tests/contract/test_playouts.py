@@ -13,7 +13,7 @@ from engine.core import DECISION_KINDS, Game, IllegalAction, InvalidAction, Play
 from engine.playout import random_playout
 from tests.contract.kit import Setup, each_game, entries, setups
 
-PLAYOUTS = 8
+PLAYOUTS = 10  # every player count of a 2-6 game, with its options off and on (kit.setups)
 DENSE = 400  # every step of a play-out is checked up to here; after it, every SPARSE-th (long games stay quick)
 SPARSE = 5
 
