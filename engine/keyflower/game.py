@@ -23,11 +23,13 @@ from engine.core import (
 )
 from engine.keyflower import apply as apply_mod
 from engine.keyflower import celeste, final, flow, keymelequin
+from engine.keyflower import keyples as kp
 from engine.keyflower.actions import Act, read
 from engine.keyflower.legal import legal, to_act
 from engine.keyflower.state import KfState
 from engine.keyflower.state import from_json as state_from_json
 from engine.keyflower.state import to_json as state_to_json
+from engine.keyflower.turns import mix_group, needed
 from engine.words import WordsGame, match_words, waiting_phrase
 
 SKILL_KINDS = frozenset({"anvil", "pick", "saw"})
@@ -69,6 +71,11 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         if p and p["kind"] == "count":
             what = "top up the moved group" if "from" in p else f"{p['what']} on {p['loc']} ({p['colour']})"
             return f"say how many workers to {what}"
+        if p and p["kind"] == "mix":  # a group built one worker at a time: where, what so far, how many in all
+            group = mix_group(state, p)
+            need = needed(state, int(p["seat"]), p["loc"], p.get("what", "use"))
+            where = f"{'bid on' if p.get('what') == 'bid' else 'use of'} {p['loc']}"
+            return f"add workers to the {where} ({kp.words(group)} so far; {need} or more in all)"
         return PHRASES[p["kind"]] if p else PHRASES.get(state.phase, "decide")
 
     def to_act(self, state: KfState) -> list[int]:

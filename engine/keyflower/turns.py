@@ -162,12 +162,12 @@ def needed(state: KfState, seat: int, loc: str, what: str) -> int:
 
 
 def can_finish(state: KfState, seat: int, loc: str, what: str, group: kp.Group, colours: tuple[str, ...],
-               on_screen: kp.Group | None = None, need: int | None = None) -> bool:
+               on_screen: kp.Group | None = None, need: int | None = None, face: Face | None = None) -> bool:
     """Whether a group started here (on_screen: the part of it still behind the screen) can be made big enough by
     adding workers of these colours from the screen, within the six and with the use's payment still possible
-    (need: needed() when the caller has it)."""
+    (need, face: needed() and the tile's face when the caller has them)."""
     short = max(0, (needed(state, seat, loc, what) if need is None else need) - kp.size(group))
-    face = face_of(state, loc) if what == "use" else None
+    face = (face or face_of(state, loc)) if what == "use" else None
     if what == "use" and pl.used(state, loc) + kp.size(group) + short > pl.MAX_WORKERS:
         return False
     screen = state.workers[seat]
@@ -204,14 +204,15 @@ def turn_actions(state: KfState, seat: int) -> list[Act]:
         found += [act("use", loc, c) for c in colours_for(state, seat, loc, "use", plain)
                   if screen[c] >= need and can_pay(state, seat, face, {c: need})]
         if wilds:
-            found += _wild_starts(state, seat, loc, "use", wilds, need)
+            found += _wild_starts(state, seat, loc, "use", wilds, need, face)
         if (has_4b and mixed_use_allowed(state, seat, loc, need, face)) or (
                 not plain and _pair_mix(state, seat, loc, "use")):
             found.append(act("use", loc, "mixed"))
     return found + celeste.ghost_actions(state, seat) + [act("pass")]
 
 
-def _wild_starts(state: KfState, seat: int, loc: str, what: str, wilds: list[str], need: int) -> list[Act]:
+def _wild_starts(state: KfState, seat: int, loc: str, what: str, wilds: list[str], need: int,
+                 face: Face | None = None) -> list[Act]:
     """Sven or Paulo (those of `wilds` the seat holds) put into a bid or a use here (`need`: the fewest workers it
     takes), to be joined by workers of his pair (module sheet, F-29)."""
     found = []
@@ -220,9 +221,10 @@ def _wild_starts(state: KfState, seat: int, loc: str, what: str, wilds: list[str
         pair = kp.WILD[wild]
         if 1 + screen.get(pair[0], 0) + screen.get(pair[1], 0) < need:
             continue  # too few of his pair to make the bid or the use
-        alone = {wild: 1}  # a bid needs nothing more than enough of his pair (checked above); a use, room and pay
-        if _wild_fits(state, seat, loc, what, wild) and (
-                what == "bid" or can_finish(state, seat, loc, what, alone, pair, alone, need)):
+        alone = {wild: 1}  # enough of his pair was checked above, and the room by the caller: a use that pays
+        if _wild_fits(state, seat, loc, what, wild) and (  # something must still be able to pay it
+                what == "bid" or (face is not None and not face.pay)
+                or can_finish(state, seat, loc, what, alone, pair, alone, need, face)):
             found.append(act(what, loc, wild))
     return found
 
