@@ -27,8 +27,8 @@ MOMENTS: dict[str, Callable[[Any], bool]] = {
 }
 
 
-def busy_table(game_id: str, seed: int) -> Any:
-    """The first state of a seeded 4-player game at the game's busy moment."""
+def busy_table(game_id: str, seed: int, options: dict[str, str] | None = None) -> Any:
+    """The first state of a seeded 4-player game (with these engine options) at the game's busy moment."""
     entry = games.get(game_id)
     found: list[Any] = []
 
@@ -36,7 +36,8 @@ def busy_table(game_id: str, seed: int) -> Any:
         if not found and MOMENTS[game_id](state):
             found.append(entry.engine.from_json(entry.engine.to_json(state)))
 
-    random_playout(entry.engine, ["Ana", "Ben", "Cy", "Dee"], seed, on_step=hook)
+    chosen = entry.engine_options(entry.read_options(options or {}, {}))
+    random_playout(entry.engine, ["Ana", "Ben", "Cy", "Dee"], seed, on_step=hook, options=chosen)
     return found[0]
 
 
@@ -46,9 +47,12 @@ def main() -> None:
     parser.add_argument("--game", default="keythedral", choices=sorted(MOMENTS))
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option (repeatable), e.g. keymelequin=flipper")
     args = parser.parse_args()
     entry = games.get(args.game)
-    view = entry.engine.view(busy_table(args.game, args.seed), None)
+    options = dict(item.partition("=")[::2] for item in args.option)
+    view = entry.engine.view(busy_table(args.game, args.seed, options), None)
     start = time.perf_counter()
     data = entry.render(view)
     cold = time.perf_counter() - start
@@ -57,7 +61,7 @@ def main() -> None:
         start = time.perf_counter()
         entry.render(view)
         times.append(time.perf_counter() - start)
-    print(f"{args.game} table, 4 players, phase {view['phase']}")
+    print(f"{args.game} table, 4 players, phase {view['phase']}{''.join(', ' + o for o in args.option)}")
     print(f"png {len(data) / 1024:.0f} KiB; first (cold) render {cold * 1000:.1f} ms")
     print(f"median {statistics.median(times) * 1000:.1f} ms per render over {args.runs} runs (target < 60 ms)")
 

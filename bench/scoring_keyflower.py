@@ -24,14 +24,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="an engine option (repeatable), e.g. keymelequin=flipper")
     args = parser.parse_args()
+    options = dict(item.partition("=")[::2] for item in args.option)
     per_player = []
     for k in range(args.games):
-        state, _ = random_playout(GAME, [f"P{i + 1}" for i in range(6)], args.seed + k)
+        state, _ = random_playout(GAME, [f"P{i + 1}" for i in range(6)], args.seed + k, options=options)
         start = time.perf_counter()
         final.scoreboard(state, True)
         per_player.append((time.perf_counter() - start) / 6)
-    print(f"keyflower, 6 players, {args.games} ends; worst {max(per_player) * 1000:.2f} ms per player")
+    shown = "".join(f", {item}" for item in args.option)
+    print(f"keyflower{shown}, 6 players, {args.games} ends; worst {max(per_player) * 1000:.2f} ms per player")
     print(f"median {statistics.median(per_player) * 1000:.2f} ms per player (target < 20 ms)")
 
 

@@ -252,7 +252,7 @@ def _register_builtin() -> None:
     register(GameEntry(
         id="keyflower", title="Keyflower", engine=KEYFLOWER,
         texts=Texts(board=keyflower_texts.board, hand=keyflower_texts.hand,
-                    lookup=keyflower_lookup.describe, names=keyflower_lookup.names,
+                    lookup=keyflower_lookup.describe, names=lambda: keyflower_lookup.names(modules=True),
                     examples="`bid alehouse red`, `use keywood blue`, `count 2`, `carry wood home-3 keywood`, "
                              "`place alehouse 1/0`",
                     components="a tile, boat, summer boat power, resource or skill",

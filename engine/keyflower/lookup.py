@@ -628,7 +628,7 @@ def celeste_text() -> str:
     mark = f" {MARK}" if own else ""
     lines = ["**Key Celeste** (`key-celeste`, module tile): beside the highest turn-order tile in use, bid for like "
              "a turn-order tile (`bid key-celeste red`, `count 2`) but never used and giving no place in the boat "
-             "order; settled last, after the turn-order tiles and the boats (F-41).",
+             "order; settled last, after the turn-order tiles and before the boats are picked (F-41).",
              "In spring, summer and autumn its winner takes the ghost; in winter the tile itself.",
              f"In a village: {plural(points, 'point')}, {ghost} more with the ghost. The purple keyple may stand "
              f"in for the ghost, or add a further {ghost} beside it, and then counts as nothing else (F-20, F-42). "

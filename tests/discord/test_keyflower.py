@@ -208,6 +208,32 @@ def play_on_table(env: Env, chooser: Rng, until: Callable[[Any], bool]) -> list[
         store.close()
 
 
+async def play_on_table_to_the_winter_choice(env: Env, chooser: Rng) -> None:
+    """With the bot stopped, the policy's moves through the real Table up to the winter choice; their messages are
+    marked delivered except those of the last command, which the restarted bot delivers."""
+    await env.stop()
+    queued = await asyncio.to_thread(play_on_table, env, chooser, lambda s: s.phase == "winter-choice")
+    assert queued and kf_state(env).phase == "winter-choice"
+    sql(env.path, "UPDATE outbox SET status = 'sent' WHERE status = 'pending' AND id < ?", min(queued))
+    await env.start()
+    await settled(env)
+
+
+def outbox_leaks(env: Env, rows: list[tuple[int, str | None, str, dict[str, Any]]]) -> list[tuple[int, str]]:
+    """The sentences of the queued channel messages before the final score that show what is behind a screen, as
+    (outbox row, sentence); a DM that shows a screen other than its reader's own fails at once."""
+    user_seat = {env.uid(n): s for s, n in enumerate(PLAYERS)}
+    final_row = next(i for i, r, k, p in rows if r is None and "Final score:" in p["text"])
+    leaks: list[tuple[int, str]] = []
+    for row_id, recipient, _, payload in rows:
+        if recipient is None and row_id < final_row:
+            leaks += [(row_id, line) for line in screen_leaks(payload["text"])]
+        elif recipient is not None:
+            screens = set(re.findall(r"(\w+), behind your screen", payload["text"]))
+            assert screens <= {NAMES[PLAYERS[user_seat[recipient]]]}, (recipient, screens)
+    return leaks
+
+
 async def test_a_keyflower_game_is_played_to_its_end_with_screens_and_winter_tiles_kept_secret(env: Env) -> None:
     dealt = GAME.setup([NAMES[n] for n in PLAYERS], SEED).winter_hand  # each seat's three winter tiles
 
@@ -300,12 +326,7 @@ async def test_a_keyflower_game_is_played_to_its_end_with_screens_and_winter_til
     # summer by the policy through Discord; autumn through the Table; the winter choice and winter through Discord
     chooser = Rng.from_seed(CHOICE_SEED)
     summer = await play_by_policy(env, chooser, lambda s: s.season >= 2)
-    await env.stop()
-    queued = await asyncio.to_thread(play_on_table, env, chooser, lambda s: s.phase == "winter-choice")
-    assert queued and kf_state(env).phase == "winter-choice"
-    sql(env.path, "UPDATE outbox SET status = 'sent' WHERE status = 'pending' AND id < ?", min(queued))
-    await env.start()
-    await settled(env)
+    await play_on_table_to_the_winter_choice(env, chooser)
 
     # the winter choice: everyone asked at once by DM, with their own tiles as buttons; the channel names none
     asked = env.public()[-1]
@@ -364,23 +385,17 @@ async def test_a_keyflower_game_is_played_to_its_end_with_screens_and_winter_til
     kept = {t for hand in dealt for t in hand} - revealed
     user_seat = {env.uid(n): s for s, n in enumerate(PLAYERS)}
     reveal_row = next(i for i, r, k, p in rows if r is None and "Winter tiles up for auction:" in p["text"])
-    final_row = next(i for i, r, k, p in rows if r is None and "Final score:" in p["text"])
-    leaks: list[tuple[int, str]] = []  # (outbox row, channel message or log seq; the sentence)
+    leaks = outbox_leaks(env, rows)  # (outbox row, channel message or log seq; the sentence)
     for row_id, recipient, _, payload in rows:
         text = payload["text"]
         named = winter_named(text)
         if recipient is None:
-            if row_id < final_row:
-                leaks += [(row_id, line) for line in screen_leaks(text)]
             assert not named & kept and (row_id >= reveal_row or not named), (row_id, named, text)
             choices = (payload.get("buttons") or {}).get("choices", [])
             assert all(c.startswith(PUBLIC_VERBS) for c in choices), choices
         else:
-            seat = user_seat[recipient]
-            own = set(dealt[seat])
+            own = set(dealt[user_seat[recipient]])
             assert named <= own | (revealed if row_id >= reveal_row else set()), (recipient, named, text)
-            screens = re.findall(r"(\w+), behind your screen", text)
-            assert set(screens) <= {NAMES[PLAYERS[seat]]}, (recipient, screens)
     channel = env.fake.messages(env.games["id"], include_ephemeral=False)
     assert len(channel) > 100
     posted_reveal = next(k for k, m in enumerate(channel) if "Winter tiles up for auction:" in m.content)

@@ -9,7 +9,6 @@ there yet, and the ghost as soon as its owner may play it.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -17,7 +16,15 @@ from engine.core import Rng
 from engine.keyflower import GAME
 from engine.playout import pick
 from tests.discord import MENTION, PLAYERS, PNG_MAGIC, Env, sql
-from tests.discord.test_keyflower import NAMES, SEATS, act, kf_state, outbox, play_on_table, screen_leaks
+from tests.discord.test_keyflower import (
+    NAMES,
+    SEATS,
+    act,
+    kf_state,
+    outbox,
+    outbox_leaks,
+    play_on_table_to_the_winter_choice,
+)
 from tests.discord.test_outbox_decisions import sent_dms, settled
 
 SEED = 12
@@ -75,6 +82,8 @@ async def test_a_keyflower_game_with_keymelequin_and_key_celeste_is_played_to_it
     # /rules answers for the module pieces in this channel
     ghost_rules = (await env.run("zed", "rules", {"topic": "ghost"})).content
     assert "F-39" in ghost_rules or "F-40" in ghost_rules, ghost_rules
+    assert "Ghost" in await env.suggest("zed", "rules", "topic", "gho")  # the module pieces autocomplete too
+    assert "Sven" in await env.suggest("zed", "rules", "topic", "sve")
 
     chooser = Rng.from_seed(3)
     spring = await play_until(env, chooser, lambda s: s.season >= 1)
@@ -102,12 +111,7 @@ async def test_a_keyflower_game_with_keymelequin_and_key_celeste_is_played_to_it
     assert MENTION.findall(offer.content) == [env.uid(replaced[1].lower())]
     assert "keymelequin" not in {b["id"] for b in kf_state(env).boats}
 
-    await env.stop()
-    queued = await asyncio.to_thread(play_on_table, env, chooser, lambda s: s.phase == "winter-choice")
-    assert queued and kf_state(env).phase == "winter-choice"
-    sql(env.path, "UPDATE outbox SET status = 'sent' WHERE status = 'pending' AND id < ?", min(queued))
-    await env.start()
-    await settled(env)
+    await play_on_table_to_the_winter_choice(env, chooser)
     winter = await play_until(env, chooser, lambda s: False)
     assert spring > 20 and summer > 20 and winter > 20, (spring, summer, winter)
 
@@ -125,16 +129,7 @@ async def test_a_keyflower_game_with_keymelequin_and_key_celeste_is_played_to_it
     assert sql(env.path, "SELECT game, status FROM games") == [("keyflower", "finished")]
 
     # no leak: no screen's contents in the channel before the end; each DM shows only its reader's screen
-    rows = outbox(env)
-    final_row = next(i for i, r, k, p in rows if r is None and "Final score:" in p["text"])
-    user_seat = {env.uid(n): s for s, n in enumerate(PLAYERS)}
-    leaks = []
-    for row_id, recipient, _, payload in rows:
-        if recipient is None and row_id < final_row:
-            leaks += [(row_id, line) for line in screen_leaks(payload["text"])]
-        elif recipient is not None:
-            screens = set(re.findall(r"(\w+), behind your screen", payload["text"]))
-            assert screens <= {NAMES[PLAYERS[user_seat[recipient]]]}, (recipient, screens)
+    leaks = outbox_leaks(env, outbox(env))
     assert not leaks, leaks
     for name in PLAYERS:  # each player was told their own screen, Sven or Paulo included when they held one
         assert any(f"{NAMES[name]}, behind your screen:" in m.content for m in sent_dms(env, name))

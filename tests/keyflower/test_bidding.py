@@ -34,13 +34,17 @@ from tests.keyflower.scene import (
 TILES = ("alehouse", "gold-mine", "keywood", "woodcutter")
 
 
-def scene(players: int = 3) -> KfState:
-    """Spring; four tiles up for auction; every seat holds 4 blue, 4 red, 4 yellow."""
-    state = spring(players)
+def four_tiles_and_full_screens(state: KfState, players: int) -> KfState:
+    """The state with four tiles up for auction (TILES) and every seat holding 4 blue, 4 red, 4 yellow."""
     state.auction = list(TILES)
     for seat in range(players):
         screen(state, seat, blue=4, red=4, yellow=4)
     return state
+
+
+def scene(players: int = 3) -> KfState:
+    """Spring; four tiles up for auction; every seat holds 4 blue, 4 red, 4 yellow."""
+    return four_tiles_and_full_screens(spring(players), players)
 
 
 def bid_colours(state: KfState, seat: int, loc: str) -> set[str]:

@@ -10,23 +10,20 @@ for copied runs; the check here covers the module descriptions and the whole Key
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from bot import games, rules
-from bot.games import GameEntry, Texts
+from bot import rules
+from bot.games import GameEntry
 from bot.rules import RuleSection
 from engine.keyflower.lookup import DISCORD_SAFE, MARK, describe, module_names, names
-from engine.keyflower.texts import board, hand
+from tests.keyflower.test_texts import SOURCES, _words
 
 REPO = Path(__file__).resolve().parents[2]
 SUMMARY = REPO / "docs" / "rules" / "keyflower.md"
 RULINGS = REPO / "docs" / "rulings.md"
-SOURCES = [REPO.parent / "shared" / "reference" / "keyflower-base-and-modules.md",
-           REPO.parent / "shared" / "rules-sources" / "keyflower-modules-keymelequin-key-celeste.txt"]
 RUN = 12
 """The length of a word run that counts as copied."""
 
@@ -66,21 +63,6 @@ def ruling_bodies() -> dict[str, str]:
 def sections() -> dict[str, RuleSection]:
     """The summary's sections by title, parsed the way /rules parses them."""
     return {section.title: section for section in rules._parse_summary(SUMMARY)}
-
-
-@pytest.fixture(scope="module")
-def keyflower_entry() -> Iterator[GameEntry]:
-    """The registered Keyflower game, or, until the lead registers it, a stand-in entry for the documents."""
-    if "keyflower" in {entry.id for entry in games.all_games()}:
-        yield games.get("keyflower")
-        return
-    from tests.toygame import GAME as STAND_IN
-
-    entry = games.register(GameEntry(
-        id="keyflower", title="Keyflower", engine=STAND_IN,
-        texts=Texts(board=board, hand=hand, lookup=describe, names=names), rules=SUMMARY, rulings=RULINGS))
-    yield entry
-    games.unregister("keyflower")
 
 
 # --- The rulings ------------------------------------------------------------------------------------------------
@@ -291,11 +273,6 @@ def test_section_titles_are_left_to_the_rules_sections(name: str) -> None:
 
 
 # --- Our own words ------------------------------------------------------------------------------------------------
-
-
-def _words(text: str) -> list[str]:
-    """Lowercase words, apostrophes normalised (as test_texts.py reads them)."""
-    return re.findall(r"[a-z0-9']+", text.replace("\u2019", "'").replace("\u2018", "'").lower())
 
 
 @cache

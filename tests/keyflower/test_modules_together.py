@@ -28,20 +28,14 @@ from tests.keyflower.scene import (
     module_game,
     offered,
     play,
-    screen,
 )
-
-TILES = ("alehouse", "gold-mine", "keywood", "woodcutter")
+from tests.keyflower.test_bidding import four_tiles_and_full_screens
 
 
 def scene(season: int = 1) -> KfState:
     """Both modules; this season's turns, start player Ana (0), four tiles up for auction; every seat holds
     4 blue, 4 red, 4 yellow; nobody holds Sven, Paulo or the ghost yet."""
-    state = at_turns(module_game(3, 1, "sea-bastion", True), season, 0)
-    state.auction = list(TILES)
-    for seat in range(3):
-        screen(state, seat, blue=4, red=4, yellow=4)
-    return state
+    return four_tiles_and_full_screens(at_turns(module_game(3, 1, "sea-bastion", True), season, 0), 3)
 
 
 def test_both_modules_are_set_up_in_one_game() -> None:

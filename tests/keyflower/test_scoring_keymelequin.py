@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 from collections import Counter
 from collections.abc import Mapping
 from functools import cache
@@ -16,19 +15,14 @@ from itertools import product
 import pytest
 
 from engine.keyflower.scoring import PURPLE, WILDS, WORKERS, Holdings, Line, best_score
+from tests.keyflower.test_scoring import (
+    assert_the_best_is_the_brute_forces,
+    lines,
+    rich_holdings,
+    seconds_per_player,
+    total,
+)
 from tests.keyflower.test_scoring import brute_force as plain_brute_force
-from tests.keyflower.test_scoring import rich_holdings
-
-
-def total(**kwargs: object) -> int:
-    """The best total of a player's holdings."""
-    return best_score(Holdings(**kwargs))[0]  # type: ignore[arg-type]
-
-
-def lines(**kwargs: object) -> dict[str, Line]:
-    """The lines of a player's best score, by label."""
-    return {line.label: line for line in best_score(Holdings(**kwargs))[1]}  # type: ignore[arg-type]
-
 
 # --- The sheet's scoring examples -----------------------------------------------------------------------------
 
@@ -260,21 +254,12 @@ def test_the_brute_force_agrees_with_the_plain_one_without_wilds() -> None:
 def test_the_optimiser_equals_a_brute_force_with_wild_keyples(chunk: int) -> None:
     """Seeded small holdings with wilds: the brute force's total, lines adding up to it, stand-ins beside a wild."""
     for seed in range(chunk * 60, chunk * 60 + 60):
-        h = wild_holdings(seed)
-        score, shown = best_score(h)
-        assert score == brute_force(h), (seed, h)
-        assert score == sum(line.points for line in shown), seed
+        shown = assert_the_best_is_the_brute_forces(wild_holdings(seed), seed, brute_force)
         assert _truthful(shown), (seed, shown)
 
 
 def test_a_six_player_end_with_both_wilds_scores_in_under_50_ms_per_player() -> None:
     """Best of five timings of six rich players holding Sven and Paulo."""
-    players = [dataclasses.replace(h, workers={**h.workers, "sven": 1, "paulo": 1})
-               for h in (rich_holdings(seed) for seed in range(6))]
-    timings = []
-    for _ in range(5):
-        start = time.perf_counter()
-        for h in players:
-            best_score(h)
-        timings.append((time.perf_counter() - start) / len(players))
-    assert min(timings) < 0.050, f"{min(timings) * 1000:.1f} ms per player"
+    took = seconds_per_player([dataclasses.replace(h, workers={**h.workers, "sven": 1, "paulo": 1})
+                               for h in (rich_holdings(seed) for seed in range(6))])
+    assert took < 0.050, f"{took * 1000:.1f} ms per player"

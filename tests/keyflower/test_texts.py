@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from bot import games, rules
-from bot.games import GameEntry, Texts
+from bot import rules
+from bot.games import GameEntry
 from engine.keyflower import lookup
 from engine.keyflower.components import COMPONENTS, RESOURCES, SKILLS
 from engine.keyflower.game import GAME
@@ -38,7 +38,6 @@ from engine.keyflower.texts import (
 from engine.playout import random_playout
 
 REPO = Path(__file__).resolve().parents[2]
-SUMMARY = REPO / "docs" / "rules" / "keyflower.md"
 RULINGS = REPO / "docs" / "rulings.md"
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
 GAMES = [(2, 11), (3, 5), (4, 3), (5, 8), (6, 2)]
@@ -555,21 +554,6 @@ def expected_section(name: str) -> str:
     if tile is None or tile.kind in ("winter", "summerboat"):
         return name if tile is None or tile.kind == "summerboat" else name[0] + name[1:].lower()
     return EXPECTED_SECTION[tile.kind]
-
-
-@pytest.fixture(scope="module")
-def keyflower_entry() -> Iterator[GameEntry]:
-    """The registered Keyflower game, or, until the lead registers it, a stand-in entry for the documents."""
-    if "keyflower" in {entry.id for entry in games.all_games()}:
-        yield games.get("keyflower")
-        return
-    from tests.toygame import GAME as STAND_IN
-
-    entry = games.register(GameEntry(
-        id="keyflower", title="Keyflower", engine=STAND_IN,
-        texts=Texts(board=board, hand=hand, lookup=describe, names=names), rules=SUMMARY, rulings=RULINGS))
-    yield entry
-    games.unregister("keyflower")
 
 
 def test_descriptions_point_to_the_rules_section_for_more(keyflower_entry: GameEntry) -> None:

@@ -11,10 +11,7 @@ and compared as in test_keyflower_render.py (`--regen-golden`).
 
 from __future__ import annotations
 
-import copy
-import json
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,63 +20,26 @@ import pytest
 from engine.keyflower.components import COMPONENTS
 from engine.keyflower.game import GAME
 from engine.keyflower.state import KfState
-from engine.playout import random_playout
-from render.keyflower import (
-    WIDTH,
-    _open_slots,
-    _parts,
-    _pill_look,
-    _sides,
-    _village,
-    _worker_pill_width,
-    render,
+from render.keyflower import WIDTH, _parts, _pill_look, _sides, _worker_pill_width, render
+from tests.render.golden_images import png
+from tests.render.keyflower_scenes import Scene, View, busiest, end, first, scenario_fixture, scenes
+from tests.render.test_keyflower_render import (
+    assert_hidden_things_do_not_show,
+    assert_only_keys_the_view_has_are_read,
+    assert_open_places_are_the_engines,
+    assert_renders_a_png_under_a_mebibyte,
+    assert_the_same_bytes,
+    changes_the_image,
+    compare_table_golden,
 )
-from tests.render.golden_images import GOLDEN, compare_half_golden, half, png
-from tests.render.test_keyflower_render import SPEC_KEYS, Recorder
 
-MiB = 1 << 20
 NAMES = ["Ana", "Ben", "Cleo", "Dev"]
 MODULES: dict[str, Any] = {"keymelequin": "flipper", "key_celeste": True}
-View = dict[str, Any]
-Scene = tuple[View, dict[str, Any]]
 
 
 def _wild(group: Any) -> bool:
     """Whether a bid's or use's group holds Sven or Paulo."""
     return isinstance(group, dict) and bool(group.get("sven") or group.get("paulo"))
-
-
-def _busiest(seed: int, when: Callable[[KfState], bool]) -> Scene:
-    """The public view (and the state) with the most bids and uses among the turns where `when` holds."""
-    best: list[Any] = [None, None, -1]
-
-    def hook(state: KfState, seat: int, action: Any) -> None:
-        if state.phase == "turns" and not state.pending and when(state):
-            busy = sum(len(p["bids"]) + len(p["uses"]) for p in state.places.values())
-            if busy > best[2]:
-                best[:] = [GAME.view(state, None), GAME.to_json(state), busy]
-
-    random_playout(GAME, NAMES, seed, options=MODULES, on_step=hook)
-    assert best[0] is not None
-    return best[0], best[1]
-
-
-def _first(seed: int, when: Callable[[KfState], bool]) -> Scene:
-    """The public view (and the state) at the first step where `when` holds."""
-    found: list[Scene] = []
-
-    def hook(state: KfState, seat: int, action: Any) -> None:
-        if not found and when(state):
-            found.append((GAME.view(state, None), GAME.to_json(state)))
-
-    random_playout(GAME, NAMES, seed, options=MODULES, on_step=hook)
-    return found[0]
-
-
-def _end(seed: int) -> Scene:
-    """The public view (and the state) when the game is over."""
-    final, _ = random_playout(GAME, NAMES, seed, options=MODULES)
-    return GAME.view(final, None), GAME.to_json(final)
 
 
 def spring_celeste(state: KfState) -> bool:
@@ -99,34 +59,14 @@ def placing_celeste(state: KfState) -> bool:
 
 
 BUILDERS: dict[str, Callable[[], Scene]] = {
-    "modules_spring_4p": lambda: _busiest(38, spring_celeste),
-    "modules_summer_4p": lambda: _busiest(39, summer_ghost),
-    "modules_place_4p": lambda: _first(10, placing_celeste),
-    "modules_end_4p": lambda: _end(10),
+    "modules_spring_4p": lambda: busiest(NAMES, 38, spring_celeste, MODULES),
+    "modules_summer_4p": lambda: busiest(NAMES, 39, summer_ghost, MODULES),
+    "modules_place_4p": lambda: first(NAMES, 10, placing_celeste, MODULES),
+    "modules_end_4p": lambda: end(NAMES, 10, MODULES),
 }
 SCENARIOS = tuple(BUILDERS)
-
-
-@cache
-def _built(name: str) -> Scene:
-    """A scenario's view and state, played once per test run."""
-    return BUILDERS[name]()
-
-
-def table(name: str) -> View:
-    """A fresh copy of a scenario's public view."""
-    return copy.deepcopy(_built(name)[0])
-
-
-def state_of(name: str) -> KfState:
-    """A fresh copy of a scenario's state."""
-    return GAME.from_json(copy.deepcopy(_built(name)[1]))
-
-
-@pytest.fixture(params=SCENARIOS)
-def scenario(request: pytest.FixtureRequest) -> str:
-    """Each module table in turn."""
-    return str(request.param)
+_built, table, state_of = scenes(BUILDERS)
+scenario = scenario_fixture(SCENARIOS)
 
 
 def _boat(view: View, boat_id: str) -> dict[str, Any]:
@@ -160,17 +100,11 @@ def test_the_scenarios_are_what_they_say() -> None:
 
 
 def test_each_table_renders_a_png_under_a_mebibyte(scenario: str) -> None:
-    data = render(table(scenario))
-    image = png(data)
-    assert image.width == WIDTH and 900 < image.height < 4000
-    assert len(data) < MiB
+    assert_renders_a_png_under_a_mebibyte(table(scenario))
 
 
 def test_the_same_view_gives_the_same_bytes(scenario: str) -> None:
-    view = table(scenario)
-    first = render(view)
-    assert render(view) == first
-    assert render(json.loads(json.dumps(view))) == first
+    assert_the_same_bytes(table(scenario))
 
 
 def test_a_played_ghost_renders_without_the_seat_it_wins_for() -> None:
@@ -208,12 +142,7 @@ def test_key_celeste_joins_a_village_as_a_boat_with_its_data_sides() -> None:
 
 
 def test_open_places_for_key_celeste_are_where_the_engine_lets_it_go() -> None:
-    view = table("modules_place_4p")
-    state = state_of("modules_place_4p")
-    for seat in range(len(view["names"])):
-        spots = {tuple(int(v) for v in str(a).split()[-1].split("/")) for a in GAME.legal_actions(state, seat)
-                 if str(a).startswith("place ")}
-        assert set(_open_slots(view, seat, _village(view, seat))) == spots
+    assert_open_places_are_the_engines(table("modules_place_4p"), state_of("modules_place_4p"))
 
 
 # --- Public information only -------------------------------------------------------------------------------
@@ -227,10 +156,7 @@ def test_a_seats_private_view_is_refused() -> None:
 def test_hidden_things_do_not_change_the_image(scenario: str) -> None:
     """Redrawing what nobody sees (Sven or Paulo behind a screen or in the bag, the bag's colours, the screens, the
     pile, winter hands, the stacks' order) keeps every public count, so the image is the same to the byte."""
-    state = state_of(scenario)
-    plain = render(GAME.view(state, None))
-    for seed in (1, 2, 3):
-        assert render(GAME.view(GAME.resample_hidden(state, None, seed), None)) == plain
+    assert_hidden_things_do_not_show(state_of(scenario), (1, 2, 3))
 
 
 def _swap_for(pool: dict[str, int], wild: str) -> None:
@@ -251,14 +177,7 @@ def test_a_wild_keyple_behind_a_screen_or_in_the_bag_does_not_show() -> None:
 
 
 def test_only_keys_the_view_has_are_read(scenario: str) -> None:
-    seen: set[tuple[str, str]] = set()
-    view = table(scenario)
-    data = render(Recorder(view, "", seen))
-    assert data == render(view)
-    wild = ("villages[]", "places", "places.*.bids")
-    unknown = sorted(f"{path}: {key}" for path, key in seen
-                     if path not in wild and key not in SPEC_KEYS.get(path, set()))
-    assert not unknown, f"render read keys the view does not have: {unknown}"
+    assert_only_keys_the_view_has_are_read(table(scenario))
 
 
 # --- Public changes show -----------------------------------------------------------------------------------
@@ -306,24 +225,15 @@ CHANGES: dict[str, Callable[[View], None]] = {
 
 @pytest.mark.parametrize("change", sorted(CHANGES))
 def test_a_public_change_changes_the_image(change: str) -> None:
-    view = table("modules_summer_4p")
-    plain = render(view)
-    CHANGES[change](view)
-    assert render(view) != plain
+    assert changes_the_image(table("modules_summer_4p"), CHANGES[change])
 
 
 def test_the_ghost_holder_is_shown_in_spring_once_won() -> None:
-    view = table("modules_spring_4p")
-    plain = render(view)
-    view["ghost"]["holder"] = 2
-    assert render(view) != plain
+    assert changes_the_image(table("modules_spring_4p"), lambda view: view["ghost"].update(holder=2))
 
 
 def test_sven_aboard_shows() -> None:
-    view = table("modules_spring_4p")
-    plain = render(view)
-    _boat(view, "keymelequin")["workers"].pop("sven")
-    assert render(view) != plain
+    assert changes_the_image(table("modules_spring_4p"), lambda view: _boat(view, "keymelequin")["workers"].pop("sven"))
 
 
 # --- Golden images -----------------------------------------------------------------------------------------
@@ -334,10 +244,4 @@ GOLDEN_TABLES = {"keyflower_modules_spring_4p": "modules_spring_4p",
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_TABLES))
 def test_table_matches_golden(name: str, regen_golden: bool, tmp_path: Path) -> None:
-    source = GOLDEN / f"{name}.json"
-    if regen_golden:
-        source.write_text(json.dumps(table(GOLDEN_TABLES[name]), indent=1, sort_keys=True) + "\n")
-    data = render(json.loads(source.read_text()))
-    if regen_golden:
-        (GOLDEN / f"{name}.png").write_bytes(half(data))
-    compare_half_golden(name, data, tmp_path)
+    compare_table_golden(name, lambda: table(GOLDEN_TABLES[name]), regen_golden, tmp_path)

@@ -14,10 +14,8 @@ and look at the new PNGs before committing them.
 
 from __future__ import annotations
 
-import copy
 import json
-from collections.abc import Callable, Iterator, Mapping
-from functools import cache
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +24,12 @@ import pytest
 from engine.core import PlayerScore, Scoreboard
 from engine.keyflower.game import GAME
 from engine.keyflower.state import KfState
-from engine.playout import random_playout
 from render.keyflower import WIDTH, _edge_of, _open_slots, _village, render, render_scoreboard
 from tests.render.golden_images import GOLDEN, compare_half_golden, half, png, scoreboard_data, scoreboard_from
+from tests.render.keyflower_scenes import Scene, View, busiest, end, first, scenario_fixture, scenes
 
 MiB = 1 << 20
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay"]
-View = dict[str, Any]
 
 # Every key engine/keyflower/game.py view(state, None) writes, by where it sits ("villages[].*" is a village
 # entry, "places.*" a location's entry, "places.*.bids.*[]" the group of a bid with Sven or Paulo or of more than
@@ -70,71 +67,18 @@ SPEC_KEYS: dict[str, set[str]] = {
 # --- Tables from real games ----------------------------------------------------------------------------------
 
 
-def _busiest(players: int, seed: int, season: int) -> tuple[View, dict[str, Any]]:
-    """The public view (and the state) with the most bids and uses during a season's turns."""
-    best: list[Any] = [None, None, -1]
-
-    def hook(state: KfState, seat: int, action: Any) -> None:
-        if state.season == season and state.phase == "turns" and not state.pending:
-            view = GAME.view(state, None)
-            busy = sum(len(p["bids"]) + len(p["uses"]) for p in view["places"].values())
-            if busy > best[2]:
-                best[:] = [view, GAME.to_json(state), busy]
-
-    random_playout(GAME, NAMES[:players], seed, on_step=hook)
-    return best[0], best[1]
-
-
-def _first(players: int, seed: int, when: Callable[[KfState], bool]) -> tuple[View, dict[str, Any]]:
-    """The public view (and the state) at the first step of a game where `when` holds."""
-    found: list[tuple[View, dict[str, Any]]] = []
-
-    def hook(state: KfState, seat: int, action: Any) -> None:
-        if not found and when(state):
-            found.append((GAME.view(state, None), GAME.to_json(state)))
-
-    random_playout(GAME, NAMES[:players], seed, on_step=hook)
-    return found[0]
-
-
-def _end(players: int, seed: int) -> tuple[View, dict[str, Any]]:
-    """The public view (and the state) when a game is over."""
-    final, _ = random_playout(GAME, NAMES[:players], seed)
-    return GAME.view(final, None), GAME.to_json(final)
-
-
-BUILDERS: dict[str, Callable[[], tuple[View, dict[str, Any]]]] = {
-    "spring_3p": lambda: _first(3, 2, lambda s: True),
-    "autumn_4p": lambda: _busiest(4, 7, 2),
-    "winter_6p": lambda: _busiest(6, 5, 3),
-    "boats_4p": lambda: _first(4, 7, lambda s: s.phase == "boats" and s.season == 1),
-    "place_4p": lambda: _first(4, 7, lambda s: s.phase == "place" and s.season == 2),
-    "winter_choice_5p": lambda: _first(5, 3, lambda s: s.phase == "winter-choice"),
-    "end_4p": lambda: _end(4, 10),
+BUILDERS: dict[str, Callable[[], Scene]] = {
+    "spring_3p": lambda: first(NAMES[:3], 2, lambda s: True),
+    "autumn_4p": lambda: busiest(NAMES[:4], 7, lambda s: s.season == 2),
+    "winter_6p": lambda: busiest(NAMES[:6], 5, lambda s: s.season == 3),
+    "boats_4p": lambda: first(NAMES[:4], 7, lambda s: s.phase == "boats" and s.season == 1),
+    "place_4p": lambda: first(NAMES[:4], 7, lambda s: s.phase == "place" and s.season == 2),
+    "winter_choice_5p": lambda: first(NAMES[:5], 3, lambda s: s.phase == "winter-choice"),
+    "end_4p": lambda: end(NAMES[:4], 10),
 }
 SCENARIOS = tuple(BUILDERS)
-
-
-@cache
-def _built(name: str) -> tuple[View, dict[str, Any]]:
-    """A scenario's view and state, played once per test run."""
-    return BUILDERS[name]()
-
-
-def table(name: str) -> View:
-    """A fresh copy of a scenario's public view."""
-    return copy.deepcopy(_built(name)[0])
-
-
-def state_of(name: str) -> KfState:
-    """A fresh copy of a scenario's state."""
-    return GAME.from_json(copy.deepcopy(_built(name)[1]))
-
-
-@pytest.fixture(params=SCENARIOS)
-def scenario(request: pytest.FixtureRequest) -> str:
-    """Each table in turn."""
-    return str(request.param)
+_built, table, state_of = scenes(BUILDERS)
+scenario = scenario_fixture(SCENARIOS)
 
 
 def test_the_scenarios_are_what_they_say() -> None:
@@ -152,19 +96,28 @@ def test_the_scenarios_are_what_they_say() -> None:
 # --- Every table -------------------------------------------------------------------------------------------
 
 
-def test_each_table_renders_a_png_under_a_mebibyte(scenario: str) -> None:
-    data = render(table(scenario))
+def assert_renders_a_png_under_a_mebibyte(view: View) -> None:
+    """The view's image is a PNG as wide as the table, 900 to 4000 pixels high, under 1 MiB."""
+    data = render(view)
     image = png(data)
     assert image.width == WIDTH
     assert 900 < image.height < 4000
     assert len(data) < MiB
 
 
-def test_the_same_view_gives_the_same_bytes(scenario: str) -> None:
-    view = table(scenario)
+def assert_the_same_bytes(view: View) -> None:
+    """The view, rendered again or after a trip through JSON, gives the same bytes."""
     first = render(view)
     assert render(view) == first
     assert render(json.loads(json.dumps(view))) == first
+
+
+def test_each_table_renders_a_png_under_a_mebibyte(scenario: str) -> None:
+    assert_renders_a_png_under_a_mebibyte(table(scenario))
+
+
+def test_the_same_view_gives_the_same_bytes(scenario: str) -> None:
+    assert_the_same_bytes(table(scenario))
 
 
 def test_a_view_with_only_the_bare_keys_renders() -> None:
@@ -186,14 +139,17 @@ def test_each_seat_owns_a_different_edge() -> None:
     assert [_edge_of(s, 6) for s in range(6)] == [3, 4, 5, 0, 1, 2]  # S, SW, NW, N, NE, SE
 
 
-def test_open_places_are_where_the_engine_lets_won_tiles_go() -> None:
-    """While villages grow, the dashed places with coordinates are exactly the engine's `place TILE Q/R` spots."""
-    view = table("place_4p")
-    state = state_of("place_4p")
+def assert_open_places_are_the_engines(view: View, state: KfState) -> None:
+    """Each seat's dashed places with coordinates are exactly the engine's `place TILE Q/R` spots for it."""
     for seat in range(len(view["names"])):
         spots = {tuple(int(v) for v in str(a).split()[-1].split("/")) for a in GAME.legal_actions(state, seat)
                  if str(a).startswith("place ")}
         assert set(_open_slots(view, seat, _village(view, seat))) == spots
+
+
+def test_open_places_are_where_the_engine_lets_won_tiles_go() -> None:
+    """While villages grow, the dashed places with coordinates are exactly the engine's `place TILE Q/R` spots."""
+    assert_open_places_are_the_engines(table("place_4p"), state_of("place_4p"))
     assert not _open_slots(table("autumn_4p"), 0, _village(table("autumn_4p"), 0))
 
 
@@ -218,13 +174,17 @@ def test_a_view_showing_a_screen_is_refused(key: str) -> None:
         render(view)
 
 
+def assert_hidden_things_do_not_show(state: KfState, seeds: Iterable[int]) -> None:
+    """The public view's image is the same to the byte with what nobody sees redrawn with each seed."""
+    plain = render(GAME.view(state, None))
+    for seed in seeds:
+        assert render(GAME.view(GAME.resample_hidden(state, None, seed), None)) == plain
+
+
 def test_hidden_things_do_not_change_the_image(scenario: str) -> None:
     """Redrawing what nobody sees (the bag's colours, the screens, the pile, winter hands, the stacks' order)
     keeps every public count, so the image is the same to the byte."""
-    state = state_of(scenario)
-    plain = render(GAME.view(state, None))
-    for seed in (1, 2):
-        assert render(GAME.view(GAME.resample_hidden(state, None, seed), None)) == plain
+    assert_hidden_things_do_not_show(state_of(scenario), (1, 2))
 
 
 class Recorder(Mapping[str, Any]):
@@ -261,15 +221,19 @@ def wrap(value: Any, path: str, seen: set[tuple[str, str]]) -> Any:
     return value
 
 
-def test_only_keys_the_view_has_are_read(scenario: str) -> None:
+def assert_only_keys_the_view_has_are_read(view: View) -> None:
+    """Rendering the view reads the keys of SPEC_KEYS only, and reading through a Recorder changes nothing."""
     seen: set[tuple[str, str]] = set()
-    view = table(scenario)
     data = render(Recorder(view, "", seen))
     assert data == render(view)
     wild = ("villages[]", "places", "places.*.bids")
     unknown = sorted(f"{path}: {key}" for path, key in seen
                      if path not in wild and key not in SPEC_KEYS.get(path, set()))
     assert not unknown, f"render read keys the view does not have: {unknown}"
+
+
+def test_only_keys_the_view_has_are_read(scenario: str) -> None:
+    assert_only_keys_the_view_has_are_read(table(scenario))
 
 
 # --- Public changes show -----------------------------------------------------------------------------------
@@ -385,12 +349,16 @@ CHANGES: dict[str, Callable[[View], None]] = {
 }
 
 
+def changes_the_image(view: View, change: Callable[[View], None]) -> bool:
+    """Whether making a change to the view changes its image."""
+    plain = render(view)
+    change(view)
+    return render(view) != plain
+
+
 @pytest.mark.parametrize("change", sorted(CHANGES))
 def test_a_public_change_changes_the_image(change: str) -> None:
-    view = table("autumn_4p")
-    plain = render(view)
-    CHANGES[change](view)
-    assert render(view) != plain
+    assert changes_the_image(table("autumn_4p"), CHANGES[change])
 
 
 def test_uses_vanish_once_the_seasons_turns_are_over() -> None:
@@ -425,15 +393,21 @@ GOLDEN_TABLES = {"keyflower_spring_3p": "spring_3p", "keyflower_autumn_4p": "aut
                  "keyflower_winter_6p": "winter_6p", "keyflower_end_4p": "end_4p"}
 
 
-@pytest.mark.parametrize("name", sorted(GOLDEN_TABLES))
-def test_table_matches_golden(name: str, regen_golden: bool, tmp_path: Path) -> None:
+def compare_table_golden(name: str, view: Callable[[], View], regen_golden: bool, tmp_path: Path) -> None:
+    """Render the golden view `name` and compare the image with its golden PNG; with --regen-golden first rewrite
+    the view (from `view()`) and the PNG."""
     source = GOLDEN / f"{name}.json"
     if regen_golden:
-        source.write_text(json.dumps(table(GOLDEN_TABLES[name]), indent=1, sort_keys=True) + "\n")
+        source.write_text(json.dumps(view(), indent=1, sort_keys=True) + "\n")
     data = render(json.loads(source.read_text()))
     if regen_golden:
         (GOLDEN / f"{name}.png").write_bytes(half(data))
     compare_half_golden(name, data, tmp_path)
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_TABLES))
+def test_table_matches_golden(name: str, regen_golden: bool, tmp_path: Path) -> None:
+    compare_table_golden(name, lambda: table(GOLDEN_TABLES[name]), regen_golden, tmp_path)
 
 
 def test_scoreboard_matches_golden(regen_golden: bool, tmp_path: Path) -> None:
