@@ -10,7 +10,7 @@ from engine.keyflower import supply as sup
 from engine.keyflower import transport as tr
 from engine.keyflower.actions import Act, act
 from engine.keyflower.state import Json, KfState
-from engine.keyflower.turns import face_of, output_place, sources
+from engine.keyflower.turns import face_of, mix_actions, output_place, sources
 
 
 def apply(state: KfState, seat: int, action: Act) -> list[Event]:
@@ -150,11 +150,13 @@ def _pay_and_produce(state: KfState, seat: int, loc: str, ev: list[Event]) -> No
 
 
 def _mix_step(state: KfState, pending: Json, action: Act, ev: list[Event]) -> None:
-    """A group built one worker at a time; `done` places it."""
+    """A group built a colour at a time (`add KIND [N]`); `done` places it."""
     if action.verb == "add":
-        sup.take(state.workers[pending["seat"]], {action.args[0]: 1})
-        sup.add(pending["added"], {action.args[0]: 1})
-        return
+        more = {action.args[0]: int(action.args[1]) if len(action.args) > 1 else 1}
+        sup.take(state.workers[pending["seat"]], more)
+        sup.add(pending["added"], more)
+        if mix_actions(state, pending) != [act("done")]:
+            return  # more may be added; once nothing can, the group is placed without asking
     state.pending = None
     _place_group(state, pending, dict(pending["added"]), ev)
 

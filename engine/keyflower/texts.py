@@ -444,7 +444,8 @@ def hand(view: View, seat: int) -> str:
         lines.append("You have chosen your winter tiles; they are shown when everyone has chosen.")
     if any(workers.get(w) for w in kp.WILD):
         lines.append("Sven counts as one blue or yellow keyple, Paulo as one green or red; start a group with "
-                     "`bid TILE sven` or `use TILE paulo`, then `add COLOUR` and `done` (F-28, F-29).")
+                     "`bid TILE sven` or `use TILE paulo`, then `add COLOUR` or `add COLOUR N` and `done` "
+                     "(F-28, F-29).")
     ghost: Mapping[str, Any] = view.get("ghost") or {}
     if ghost.get("holder") == seat and not ghost.get("gone"):
         lines.append("You own the ghost: " + ("played this season." if ghost.get("played") else

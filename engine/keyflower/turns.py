@@ -328,8 +328,9 @@ def sources(pending: Json) -> list[str]:
 
 
 def mix_actions(state: KfState, pending: Json) -> list[Act]:
-    """The steps of a group built one worker at a time (Sven or Paulo with his pair, or summer boat 4b's mixed
-    use): `add KIND` while the group still fits the tile (or may lie flat, 4b), then `done` once it is enough."""
+    """The steps of a group built a colour at a time (Sven or Paulo with his pair, or summer boat 4b's mixed use):
+    `add KIND` (one) or `add KIND N` while the group still fits the tile (or may lie flat, 4b), then `done` once it
+    is enough."""
     seat, loc, what = pending["seat"], pending["loc"], pending.get("what", "use")
     group = mix_group(state, pending)
     face = face_of(state, loc) if what == "use" else None
@@ -346,7 +347,10 @@ def mix_actions(state: KfState, pending: Json) -> list[Act]:
             lying = what == "use" and not kp.wilds_in(more) and may_lie(state, seat, loc)
             fits = lying or pl.group_fits(state, seat, loc, more, what)
         if fits:
-            found.append(act("add", kind))
+            most = min(state.workers[seat][kind], room)
+            while most > 1 and face is not None and not can_pay(state, seat, face, {kind: most}):
+                most -= 1
+            found += [act("add", kind)] + [act("add", kind, n) for n in range(2, most + 1)]
     found += joinable(state, pending)
     if kp.size(group) >= needed(state, seat, loc, what) and (face is None or can_pay(state, seat, face, {})):
         found.append(act("done"))

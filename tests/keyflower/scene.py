@@ -252,9 +252,10 @@ def keyples_of(state: KfState, kind: str) -> int:
 
 def group(state: KfState, seat: int, first: str, *kinds: str) -> list[Event]:
     """A group built one keyple at a time as one turn: FIRST (`bid LOC sven`, `use LOC mixed`, `move SRC bid LOC`),
-    `add KIND` for each kind given, then `done` (the seat is made the one to act)."""
+    `add KIND` for each kind given, then `done` unless the engine placed it already, nothing more being possible
+    (the seat is made the one to act)."""
     state.turn = seat
     events = play(state, seat, first)
     for kind in kinds:
         events += play(state, seat, f"add {kind}")
-    return events + play(state, seat, "done")
+    return events + (play(state, seat, "done") if state.pending and state.pending["kind"] == "mix" else [])

@@ -168,8 +168,8 @@ def test_the_reconstructed_values_are_stated_and_said_to_be_ours() -> None:
 def test_the_notation_lines_are_all_there() -> None:
     body = sections()["Typing module moves"].body
     for words in ("keymelequin=", "key_celeste=yes", "`bid key-celeste red`", "`count 2`", "`ghost alehouse`",
-                  "`bid alehouse sven`", "`use alehouse paulo`", "`add blue`", "`done`", "`bid alehouse mixed`",
-                  "`use alehouse mixed`", "summer boat 4b", "`replace flipper`"):
+                  "`bid alehouse sven`", "`use alehouse paulo`", "`add yellow`", "`add yellow 3`", "`done`",
+                  "`bid alehouse mixed`", "`use alehouse mixed`", "summer boat 4b", "`replace flipper`"):
         assert words in body, words
 
 

@@ -197,7 +197,8 @@ def ghost_seat(view: View) -> None:
 
 
 def celeste_bid(view: View) -> None:
-    view["places"]["key-celeste"]["bids"].setdefault("3", ["red", 0, False])[1] += 5
+    place = view["places"].setdefault("key-celeste", {"bids": {}, "uses": []})
+    place["bids"].setdefault("3", ["red", 0, False])[1] += 5
 
 
 def celeste_face(view: View) -> None:
