@@ -71,10 +71,11 @@ def usable_faces(state: KfState) -> dict[str, Face]:
     return found
 
 
-def colours_for(state: KfState, seat: int, loc: str, purpose: str, plain: bool = False) -> list[str]:
+def colours_for(state: KfState, seat: int, loc: str, purpose: str, plain: bool = False,
+                seen: dict[str, frozenset[str] | None] | None = None) -> list[str]:
     """Colours of the seat's screen that may go to this location as a bid or a use: its colour, or any while it
     has none; summer boat 4a lets a counter-bid break the colour (not against green), 4b a use. plain: the caller
-    knows that no group on the table holds Sven or Paulo."""
+    knows that no group here holds Sven or Paulo; seen: where the tile's colours found on the way are kept."""
     held = [c for c in kp.COLOURS if state.workers[seat].get(c, 0)]
     place = pl.peek(state, loc)
     if held and not plain and pl.may_be_mixed(place):
@@ -85,6 +86,8 @@ def colours_for(state: KfState, seat: int, loc: str, purpose: str, plain: bool =
     if mine and mine[1]:  # the quick path of colour_fits, where every group is one plain colour
         return [c for c in held if c == mine[0]]
     current = pl.place_identity(place, plain=True)
+    if seen is not None:
+        seen[loc] = current
     fitting = held if current is None else [c for c in held if c in current]
     if len(fitting) == len(held) or not _may_break(state, seat, loc, purpose, current or frozenset()):
         return fitting
@@ -187,12 +190,13 @@ def turn_actions(state: KfState, seat: int) -> list[Act]:
     wilds = [w for w in kp.WILD if screen.get(w)] if wild_game else []
     faces = usable_faces(state)
     has_4b = "4b" in tr.powers(state, seat)
+    seen: dict[str, frozenset[str] | None] = {}  # a tile's colours, once found (plain tiles; for Sven's starts)
     for loc in open_to_bids(state):
         need = bid_needed(state, seat, loc)
         plain = loc not in mixed
-        found += [act("bid", loc, c) for c in colours_for(state, seat, loc, "bid", plain) if screen[c] >= need]
+        found += [act("bid", loc, c) for c in colours_for(state, seat, loc, "bid", plain, seen) if screen[c] >= need]
         if wilds:
-            found += _wild_starts(state, seat, loc, "bid", wilds, need)
+            found += _wild_starts(state, seat, loc, "bid", wilds, need, seen=seen)
         if not plain and _pair_mix(state, seat, loc, "bid"):
             found.append(act("bid", loc, "mixed"))
     found += _moves(state, seat, faces)
@@ -201,10 +205,10 @@ def turn_actions(state: KfState, seat: int) -> list[Act]:
         if pl.used(state, loc) + need > pl.MAX_WORKERS:
             continue
         plain = loc not in mixed
-        found += [act("use", loc, c) for c in colours_for(state, seat, loc, "use", plain)
+        found += [act("use", loc, c) for c in colours_for(state, seat, loc, "use", plain, seen)
                   if screen[c] >= need and can_pay(state, seat, face, {c: need})]
         if wilds:
-            found += _wild_starts(state, seat, loc, "use", wilds, need, face)
+            found += _wild_starts(state, seat, loc, "use", wilds, need, face, seen)
         if (has_4b and mixed_use_allowed(state, seat, loc, need, face)) or (
                 not plain and _pair_mix(state, seat, loc, "use")):
             found.append(act("use", loc, "mixed"))
@@ -212,7 +216,7 @@ def turn_actions(state: KfState, seat: int) -> list[Act]:
 
 
 def _wild_starts(state: KfState, seat: int, loc: str, what: str, wilds: list[str], need: int,
-                 face: Face | None = None) -> list[Act]:
+                 face: Face | None = None, seen: dict[str, frozenset[str] | None] | None = None) -> list[Act]:
     """Sven or Paulo (those of `wilds` the seat holds) put into a bid or a use here (`need`: the fewest workers it
     takes), to be joined by workers of his pair (module sheet, F-29)."""
     found = []
@@ -222,23 +226,25 @@ def _wild_starts(state: KfState, seat: int, loc: str, what: str, wilds: list[str
         if 1 + screen.get(pair[0], 0) + screen.get(pair[1], 0) < need:
             continue  # too few of his pair to make the bid or the use
         alone = {wild: 1}  # enough of his pair was checked above, and the room by the caller: a use that pays
-        if _wild_fits(state, seat, loc, what, wild) and (  # something must still be able to pay it
+        if _wild_fits(state, seat, loc, what, wild, seen) and (  # something must still be able to pay it
                 what == "bid" or (face is not None and not face.pay)
                 or can_finish(state, seat, loc, what, alone, pair, alone, need, face)):
             found.append(act(what, loc, wild))
     return found
 
 
-def _wild_fits(state: KfState, seat: int, loc: str, what: str, wild: str) -> bool:
+def _wild_fits(state: KfState, seat: int, loc: str, what: str, wild: str,
+               seen: dict[str, frozenset[str] | None] | None = None) -> bool:
     """places.group_fits for Sven or Paulo alone; where every group is one plain colour, they all share it, so he
-    fits when it is one of his pair (or nobody stands there), unless he would join one's own lying bid."""
+    fits when it is one of his pair (or nobody stands there), unless he would join one's own lying bid. seen: the
+    tile colours colours_for found."""
     place = pl.peek(state, loc)
     if pl.may_be_mixed(place):
         return pl.group_fits(state, seat, loc, {wild: 1}, what)
     mine = place["bids"].get(str(seat)) if what == "bid" else None
     if mine and mine[1] and pl.flat(mine, 2):
         return False
-    current = pl.place_identity(place, plain=True)
+    current = seen[loc] if seen is not None and loc in seen else pl.place_identity(place, plain=True)
     return current is None or not current.isdisjoint(kp.WILD[wild])
 
 
