@@ -26,6 +26,7 @@ from engine.keyflower import celeste, final, flow, keymelequin
 from engine.keyflower import keyples as kp
 from engine.keyflower.actions import Act, read
 from engine.keyflower.legal import legal, to_act
+from engine.keyflower.refusals import why_not
 from engine.keyflower.state import KfState
 from engine.keyflower.state import from_json as state_from_json
 from engine.keyflower.state import to_json as state_to_json
@@ -118,6 +119,9 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         if seat not in to_act(state):
             raise IllegalAction(f"It is not your decision now: {self.waiting_for(state)}.", "reference §3.2")
         few = [str(a) for a in options] if len(options) <= 6 else []
+        reason = why_not(state, seat, action) if state.phase == "turns" and not state.pending else None
+        if reason is not None:
+            raise IllegalAction(f"'{action}' is not possible: {reason[0]}", reason[1], few)
         rule = {"boats": "reference §7 step 5", "place": "reference §7 step 6", "winter-choice": "reference §3.1"}
         raise IllegalAction(f"'{action}' is not possible now: {self._phrase(state)}.",
                             rule.get(state.phase, "reference §3.2"), few)
