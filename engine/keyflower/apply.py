@@ -10,7 +10,7 @@ from engine.keyflower import supply as sup
 from engine.keyflower import transport as tr
 from engine.keyflower.actions import Act, act
 from engine.keyflower.state import Json, KfState
-from engine.keyflower.turns import face_of, mix_actions, output_place, sources
+from engine.keyflower.turns import face_of, mix_group, output_place, sources
 
 
 def apply(state: KfState, seat: int, action: Act) -> list[Event]:
@@ -155,8 +155,10 @@ def _mix_step(state: KfState, pending: Json, action: Act, ev: list[Event]) -> No
         more = {action.args[0]: int(action.args[1]) if len(action.args) > 1 else 1}
         sup.take(state.workers[pending["seat"]], more)
         sup.add(pending["added"], more)
-        if mix_actions(state, pending) != [act("done")]:
-            return  # more may be added; once nothing can, the group is placed without asking
+        full = pending.get("what", "use") == "use" and pl.used(state, pending["loc"]) + kp.size(
+            mix_group(state, pending)) >= pl.MAX_WORKERS
+        if not full:  # a use that fills the tile's six is placed at once; otherwise the player says `done`, as
+            return  # placing at once when the screen runs dry would tell the table what is behind it
     state.pending = None
     _place_group(state, pending, dict(pending["added"]), ev)
 

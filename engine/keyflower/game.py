@@ -211,23 +211,29 @@ class KeyflowerGame(WordsGame[KfState, Act]):
 
     def resample_hidden(self, state: KfState, viewer: int | None, seed: int) -> KfState:
         """Redraw what the viewer cannot see, keeping every count: the colours in the bag and behind the other
-        screens, the skills in the pile and behind them, the others' winter tiles, the stacks' order."""
+        screens, the skills in the pile and behind them, the others' winter tiles, the stacks' order.
+
+        A function of what the viewer sees and the seed only: each pool is sorted before it is shuffled, so where
+        the hidden workers, skills and tiles are now never changes the redraw."""
         new = copy.deepcopy(state)
         rng = Rng.from_seed(seed)
         others = [s for s in range(new.n) if s != viewer and new.phase != "over"]  # the end opens the screens
         _redeal([new.bag] + [new.workers[s] for s in others], rng)
         _redeal([new.skill_pile] + [new.skills[s] for s in others], rng)
         lists = [new.winter_box] + [new.winter_hand[s] for s in others]
-        if new.phase == "winter-choice":  # tiles chosen by those who are done are still unseen
-            lists += [new.winter_played[s] for s in others]
-        pool = [t for group in lists for t in group]
+        pool = sorted(t for group in lists for t in group)
         rng.shuffle(pool)
         for group in lists:
             group[:], pool = pool[:len(group)], pool[len(group):]
         for s in others:  # a choice in progress is taken from the (redrawn) hand
             if (chosen := new.winter_choice[s]) is not None:
                 chosen[:] = new.winter_hand[s][:len(chosen)]
+            elif new.phase == "winter-choice":  # a choice made but unseen: which tiles, and how many, is redrawn
+                hand = new.winter_hand[s]
+                new.winter_played[s] = hand[:1 + rng.below(len(hand))] if hand else []
+        new.summer_stack.sort()
         rng.shuffle(new.summer_stack)
+        new.autumn_stack.sort()
         rng.shuffle(new.autumn_stack)
         new.rng = Rng(rng.next64()).state
         return new
@@ -252,8 +258,9 @@ def _face_points(placed: JSON) -> int:
 
 
 def _redeal(pools: list[dict[str, int]], rng: Rng) -> None:
-    """Shuffle the items of several counted pools among them, each keeping its size."""
-    items = [key for pool in pools for key, k in sorted(pool.items()) for _ in range(k)]
+    """Shuffle the items of several counted pools among them, each keeping its size; the items are sorted first,
+    so the result depends on the pools' sizes, their combined items and rng only, not on which pool holds what."""
+    items = sorted(key for pool in pools for key, k in pool.items() for _ in range(k))
     sizes = [sum(pool.values()) for pool in pools]
     rng.shuffle(items)
     for pool, size in zip(pools, sizes, strict=True):

@@ -150,12 +150,16 @@ class KeythedralGame(WordsGame[KState, Act]):
         return playout.weights(state, seat, legal)
 
     def resample_hidden(self, state: KState, viewer: int | None, seed: int) -> KState:
-        """Redraw what the viewer cannot see: others' law cards, the new-law cards and stack, face-down tiles."""
+        """Redraw what the viewer cannot see: others' law cards, the new-law cards and stack, face-down tiles.
+
+        A function of what the viewer sees and the seed only: each pool is sorted before it is shuffled, so where
+        the hidden cards and tiles are now never changes the redraw."""
         new = copy.deepcopy(state)
         rng = Rng.from_seed(seed)
         others = [s for s in range(new.n) if s != viewer]
         pool = list(new.law_deck) + [c for c in new.law_spaces if c is not None]
         pool += [c for s in others for c in new.hands[s]]
+        pool.sort()
         rng.shuffle(pool)
         new.law_deck, pool = pool[:len(new.law_deck)], pool[len(new.law_deck):]
         for i, card in enumerate(new.law_spaces):
@@ -164,10 +168,11 @@ class KeythedralGame(WordsGame[KState, Act]):
         for s in others:
             k = len(new.hands[s])
             new.hands[s], pool = pool[:k], pool[k:]
+        new.field_stack.sort()
         rng.shuffle(new.field_stack)
-        for stage, unused in new.unused.items():
+        for stage in sorted(new.unused, key=int):
             hidden = [sp for sp in new.mat if sp["stage"] == int(stage) and not sp["up"] and sp["taken"] is None]
-            tiles = [sp["tile"] for sp in hidden] + unused
+            tiles = sorted([sp["tile"] for sp in hidden] + new.unused[stage])
             rng.shuffle(tiles)
             for sp in hidden:
                 sp["tile"] = tiles.pop()

@@ -792,8 +792,8 @@ def test_each_tile_upgrades_for_its_cost_to_its_back_points(tile_id: str) -> Non
 def test_summer_boat_4b_mixes_colours_on_a_tile_that_asks_an_extra_worker() -> None:
     """Reference §9.4 boat 4b, F-26: a mixed use also pays the tile's extra worker. Cleo, holding one red, one blue
     and one yellow, makes the second use (2 workers: red and blue) of a Peddler first used with yellow; her yellow is
-    kept back for the Peddler's price (it is never offered to the use) and buys her a green. Once nothing more can
-    join the use, it is made without asking for `done`."""
+    kept back for the Peddler's price (it is never offered to the use) and buys her a green. She still says `done`
+    when nothing more can join: the table must not learn that from her screen."""
     state = spring_scene()
     state.auction = ["peddler"]
     put_tile(state, 2, "summerboat-4b", "0/-1")
@@ -806,6 +806,7 @@ def test_summer_boat_4b_mixes_colours_on_a_tile_that_asks_an_extra_worker() -> N
     play(state, 2, "add red")
     assert legal(state, 2) == ["add blue"]  # one worker is not yet a second use
     play(state, 2, "add blue")
-    assert state.pending is None  # her last worker could only be kept for the price: the use is made at once
+    assert legal(state, 2) == ["done"]  # asked all the same: placing at once would tell what is behind her screen
+    play(state, 2, "done")
     assert state.workers[2] == {"green": 1}
     assert [u[0] for u in uses_at(state, "peddler")] == [0, 2] and uses_at(state, "peddler")[1][2] == 2

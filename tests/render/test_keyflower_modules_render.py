@@ -61,8 +61,8 @@ def placing_celeste(state: KfState) -> bool:
 BUILDERS: dict[str, Callable[[], Scene]] = {
     "modules_spring_4p": lambda: busiest(NAMES, 38, spring_celeste, MODULES),
     "modules_summer_4p": lambda: busiest(NAMES, 39, summer_ghost, MODULES),
-    "modules_place_4p": lambda: first(NAMES, 10, placing_celeste, MODULES),
-    "modules_end_4p": lambda: end(NAMES, 10, MODULES),
+    "modules_place_4p": lambda: first(NAMES, 11, placing_celeste, MODULES),
+    "modules_end_4p": lambda: end(NAMES, 11, MODULES),
 }
 SCENARIOS = tuple(BUILDERS)
 _built, table, state_of = scenes(BUILDERS)

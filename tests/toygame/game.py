@@ -292,6 +292,7 @@ class TokensGame:
         others = [s for s in _seats(state) if s != viewer]
         pool = list(new.deck) + [c for s in others for c in new.hands[s]]
         pool += [p for s in others if (p := new.picks[s]) is not None]
+        pool.sort()  # a function of what the viewer sees: not of where the hidden cards happen to be
         rng.shuffle(pool)
         new.deck, pool = pool[:len(new.deck)], pool[len(new.deck):]
         for s in others:
