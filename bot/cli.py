@@ -142,6 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help="with --script: play on past a refused line (exit code 1 at the end)")
     play.add_argument("--images", default="keywood-images", help="folder for the board image after every turn")
     play.add_argument("--no-images", action="store_true", help="do not write board images")
+    play.add_argument("--computer", type=int, default=0, metavar="N",
+                      help="N more seats played by Keywood's stand-in (computer players), after the people")
     for command in (play, run_demo := sub.add_parser("demo", help="watch a seeded random game")):
         command.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                              help="a game option for a new table, e.g. keymelequin=flipper (repeatable; "
@@ -222,14 +224,18 @@ def _play(config: dict[str, Any], args: argparse.Namespace) -> int:
 
     typed = {name: getattr(args, name, None) for name in ("players", "names", "seed", "game")}
     entry = games.get(typed["game"]) if typed["game"] else games.default()
+    computers = int(getattr(args, "computer", 0) or 0)
     try:
-        names = console.lineup(entry, typed["players"], typed["names"])
+        names = console.lineup(entry, typed["players"], typed["names"], computers)
     except ValueError as exc:
         raise Refused(str(exc)) from None
     options = _options(getattr(args, "option", None) or [])
+    if computers:
+        options["computers"] = str(computers)
     if options:  # checked for these players before any database is made
+        seated = names + [f"Computer {k}" for k in range(1, computers + 1)]
         try:
-            entry.engine.setup(names, 0, entry.engine_options(entry.read_options(options, {})))
+            entry.engine.setup(seated, 0, entry.engine_options(entry.read_options(options, {})))
         except ValueError as exc:  # OptionError included
             raise Refused(str(exc)) from None
     script = _read_script(getattr(args, "script", None))
@@ -237,7 +243,7 @@ def _play(config: dict[str, Any], args: argparse.Namespace) -> int:
     images = None if getattr(args, "no_images", False) else getattr(args, "images", "keywood-images")
     request = console.Request(names, typed["seed"], entry.id,
                               frozenset(name for name, value in typed.items() if value is not None),
-                              options | {"min_players": str(len(names))})
+                              options | {"min_players": str(len(names) + computers)})
     try:
         return console.main(store, request, script, images=images, keep_going=getattr(args, "keep_going", False))
     finally:

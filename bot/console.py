@@ -59,16 +59,22 @@ def terminal_words(text: str) -> str:
     return SLASHED.sub("", text)
 
 
-def lineup(entry: GameEntry, players: int | None, names: list[str] | None) -> list[str]:
-    """The players' names for a new game, from --players and --names; raises ValueError saying what is wrong.
+def lineup(entry: GameEntry, players: int | None, names: list[str] | None, computers: int = 0) -> list[str]:
+    """The people's names for a new game, from --players and --names (computer seats come on top); raises
+    ValueError saying what is wrong.
 
     The names set the count: --players with a different number of names is refused.
     """
-    low, high = entry.min_players, entry.max_players
+    if not 0 <= computers < entry.max_players:
+        raise ValueError(f"--computer {computers}: {entry.title} has {entry.max_players} seats, and one is yours.")
+    low, high = max(1, entry.min_players - computers), entry.max_players - computers
     if names is None:
-        count = players if players is not None else min(max(DEFAULT_PLAYERS, low), high)
+        count = players if players is not None else max(1, min(max(DEFAULT_PLAYERS, low), high) - computers)
         if not low <= count <= high:
-            raise ValueError(f"{entry.title} is for {low} to {high} players, not {count}.")
+            extra = f" besides {computers} computer{'s' if computers > 1 else ''}" if computers else ""
+            raise ValueError(f"{entry.title} is for {entry.min_players} to {entry.max_players} players; "
+                             f"{count}{extra} is not that." if computers else
+                             f"{entry.title} is for {low} to {high} players, not {count}.")
         return [*NAMES, *(f"Player {i}" for i in range(len(NAMES) + 1, count + 1))][:count]
     cleaned = [name.strip() for name in names]
     listed = ", ".join(cleaned)
@@ -76,7 +82,9 @@ def lineup(entry: GameEntry, players: int | None, names: list[str] | None) -> li
         raise ValueError(f"--players {players} but {len(cleaned)} names ({listed}): give one name per player, "
                          "or leave --players out (the names set the count).")
     if not low <= len(cleaned) <= high:
-        raise ValueError(f"{entry.title} is for {low} to {high} players; --names gives {len(cleaned)} ({listed}).")
+        extra = f" besides {computers} computer{'s' if computers > 1 else ''}" if computers else ""
+        raise ValueError(f"{entry.title} is for {entry.min_players} to {entry.max_players} players; --names gives "
+                         f"{len(cleaned)} ({listed}){extra}.")
     seen: dict[str, str] = {}
     for name in cleaned:
         if not name:

@@ -161,6 +161,7 @@ def _table_options(engine: Game[Any, Any]) -> tuple[Option, ...]:
         Option("seed", int, None, "Fix the random seed (for a replayable deal)", 0, 2**31 - 1),
         Option("decision_minutes", int, 720, "Minutes to answer a decision outside one's turn", 1, 60 * 24 * 14),
         Option("reminder_hours", int, 24, "Hours before a reminder to whoever must act", 1, 24 * 14),
+        Option("computers", int, 0, "Seats played by Keywood's stand-in, after the people", 0, high - 1),
     )
 
 

@@ -335,6 +335,10 @@ class Tx:
         self.session.add(ActionRow(game_id=game.id, seq=(last or 0) + 1, seat=seat, author_id=author_id,
                                    notation=notation, summary=summary, version=game.version))
 
+    def action_count(self, game_id: int) -> int:
+        """How many actions a game's log holds (undone ones included): a number that grows with every action."""
+        return int(self.session.exec(_LAST_SEQ, params={"game": game_id}).one() or 0)
+
     def mark_undone(self, row: ActionRow) -> None:
         """Take an action out of the live log (kept for the record)."""
         row.undone = True

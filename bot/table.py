@@ -20,6 +20,7 @@ from typing import Any
 from bot import describe, games
 from bot.games import GameEntry, OptionError
 from bot.store import GameRow, OutboxRow, PromptRow, SeatRow, Store, Tx, aware, now
+from engine import standin
 from engine.core import (
     REACTION,
     TURN,
@@ -41,6 +42,9 @@ MAX_REPEAT = 20  # the most times one command repeats an action ('take pig x3')
 MAX_REPEAT_CHOICES = 4  # repeat buttons are worked out only for this few choices (each is a few trial moves)
 TIMEOUT_AUTHOR = "timeout"
 AUTO_AUTHOR = "auto"  # an action Keywood played because it was the only one possible
+STANDIN_AUTHOR = "standin"  # an action Keywood's stand-in chose for a computer seat (engine.standin)
+COMPUTER = "keywood-computer-"  # the user id of a computer seat is this and its number
+STANDIN_BUDGET = standin.Budget()  # a computer seat's thinking per decision
 REPEAT = re.compile(r"^(?P<action>.*\S)\s+[x×](?P<times>\d+)$", re.IGNORECASE)
 MAX_BACKOFF_SECONDS = 600
 OUTBOX_BATCH = 200  # the most queued messages read at once
@@ -230,8 +234,9 @@ class Table:
     """Handles commands against a store."""
 
     def __init__(self, store: Store, *, images: bool = True, decision_minutes: int = 720,
-                 reminder_hours: int = 24) -> None:
+                 reminder_hours: int = 24, standin_budget: standin.Budget = STANDIN_BUDGET) -> None:
         self.store = store
+        self.standin_budget = standin_budget  # how long the stand-in thinks for a computer seat
         self._states: dict[int, tuple[int, Any]] = {}  # game id -> (version, state): skips decoding snapshots
         self._states_lock = threading.Lock()
         self.images = images
@@ -352,8 +357,16 @@ class Table:
         assert row.id is not None
         seats = tx.seats(row.id)
         options = json.loads(row.options)
-        if len(seats) < options["min_players"]:
-            raise TableError(f"At least {options['min_players']} players are needed; {len(seats)} seated.")
+        computers = int(options.get("computers") or 0)
+        if len(seats) + computers < options["min_players"]:
+            raise TableError(f"At least {options['min_players']} players are needed; {len(seats)} seated"
+                             + (f" and {computers} computer{'s' if computers > 1 else ''}." if computers else "."))
+        if len(seats) + computers > options["max_players"]:
+            raise TableError(f"{len(seats)} seated and {computers} computers make more than the table's "
+                             f"{options['max_players']} seats.")
+        for k in range(1, computers + 1):  # computer seats follow the people, played by the stand-in
+            tx.add_seat(row.id, f"{COMPUTER}{k}", f"Computer {k}")
+        seats = tx.seats(row.id)
         entry = games.get(row.game)
         state = entry.engine.setup([s.name for s in seats], row.seed, entry.engine_options(options))
         row.options = json.dumps(options | {"names": [s.name for s in seats]}, sort_keys=True)
@@ -512,12 +525,27 @@ class Table:
             forced = None if game.engine.is_over(game.state) else forced_move(
                 game.engine, game.state, decisions=game.decisions(), legal=game.legal)
             if forced is None:
-                return events
+                played = [] if game.engine.is_over(game.state) else self._computer_moves(tx, game)
+                if not played:
+                    return events
+                events += played
+                continue
             seat, action = forced
             events.append(Event(f"{game.user_of(seat).name} has only one possible choice, so Keywood plays it: "
                                 f"{game.engine.public_notation(action)}.", seat))
             events += self._apply(tx, game, seat, AUTO_AUTHOR, action)
         return events
+
+    def _computer_moves(self, tx: Tx, game: Loaded) -> list[Event]:
+        """The stand-in's move for the first computer seat that must act (logged as the stand-in's); [] when none."""
+        seat = next((s for s in game.engine.to_act(game.state) if is_computer(game.user_of(s).user_id)), None)
+        if seat is None:
+            return []
+        seed = (game.row.seed or 0) * 1_000_003 + tx.action_count(game.id)
+        action = standin.choose(game.engine, game.state, seat, seed=seed, budget=self.standin_budget)
+        said = Event(f"Keywood's stand-in plays for {game.user_of(seat).name}: "
+                     f"{game.engine.public_notation(action)}.", seat)
+        return [said, *self._apply(tx, game, seat, STANDIN_AUTHOR, action)]
 
     def _apply_queued(self, tx: Tx, game: Loaded) -> list[Event]:
         """Apply kept and timed-out answers of seats whose turn to answer has come, in the engine's order."""
@@ -599,7 +627,7 @@ class Table:
         A seat is mentioned once per decision (when it opens, or when a decision answered ahead becomes due);
         a decision outside a turn, or whose choices are private, is also sent to its holder (once).
         """
-        decisions = game.decisions()
+        decisions = [d for d in game.decisions() if not is_computer(game.user_of(d.seat).user_id)]  # played at once
         rows = game.open_prompts(tx)
         by_key = {(p.seat, p.key): p for p in rows}
         self._adopt_legacy(tx, decisions, rows, by_key)
@@ -1154,6 +1182,11 @@ class Table:
             raise TableError(f"Only the host or a server admin can {what}.")
 
 
+def is_computer(user_id: str) -> bool:
+    """Whether a seat's user is one of Keywood's computer players."""
+    return user_id.startswith(COMPUTER)
+
+
 def outbox_rows(outcome: Outcome) -> list[dict[str, Any]]:
     """What an accepted outcome must send, as outbox rows: the channel message first, then private messages."""
     if not outcome.ok or outcome.where is None:
@@ -1174,11 +1207,13 @@ def outbox_rows(outcome: Outcome) -> list[dict[str, Any]]:
             user_id, choices = next(iter(outcome.choices.items()))
             buttons = {"game": outcome.game_id, "seat": outcome.seats.get(user_id, 0), "version": outcome.version,
                        "choices": choices}
-        row("public", None, {"text": "\n".join(outcome.public), "mention": outcome.mention, "buttons": buttons},
+        mention = [m for m in outcome.mention if not is_computer(m)]
+        row("public", None, {"text": "\n".join(outcome.public), "mention": mention, "buttons": buttons},
             outcome.image)
     for user_id, lines in outcome.private.items():
-        row("private", user_id, {"text": "\n".join(lines)})
-    for note in outcome.opened:
+        if not is_computer(user_id):  # nobody reads a computer seat's messages
+            row("private", user_id, {"text": "\n".join(lines)})
+    for note in (n for n in outcome.opened if not is_computer(n.user_id)):
         row("decision", note.user_id, {"prompt": note.prompt_id, "text": note.text, "choices": list(note.choices),
                                        "deadline": note.deadline.isoformat(), "default": note.default,
                                        "kind": note.kind, "phrase": note.phrase,

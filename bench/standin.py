@@ -1,0 +1,85 @@
+"""How strong and how quick the stand-in is: `python bench/standin.py --game keyflower --games 20 --opponent random`.
+
+Seat 0 is the stand-in (engine/standin.py); the other seats play uniformly random legal moves (`random`) or the
+one-step greedy move, the legal action whose immediate projected score for that seat is best (`greedy`). Prints
+the stand-in's win rate (a shared first place counts as a win) against its fair share, and its decision time at
+the median and at p95. Targets (issue "Keep games moving"): at least 80% against random seats; more than its share
+against greedy ones; p95 under 300 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot import games  # noqa: E402
+from engine import standin  # noqa: E402
+from engine.core import Game, Rng  # noqa: E402
+
+
+def greedy(game: Game[Any, Any], state: Any, seat: int, chooser: Rng) -> Any:
+    """The legal action with the best immediate projected score for the seat (the first on a tie)."""
+    legal = game.legal_actions(state, seat)
+    best, found = None, legal[0]
+    for action in legal:
+        after, _ = game.apply(state, seat, action)
+        total = next(p.total for p in game.score(after, seat).players if p.seat == seat)
+        if best is None or total > best:
+            best, found = total, action
+    return found
+
+
+def one_game(game: Game[Any, Any], players: int, seed: int, opponent: str, budget: standin.Budget,
+             times: list[float]) -> bool:
+    """Play one game, the stand-in at seat 0; whether it finished first (alone or shared)."""
+    state = game.setup([f"P{i + 1}" for i in range(players)], seed, None)
+    chooser = Rng.from_seed(seed)
+    while not game.is_over(state):
+        seats = game.to_act(state)
+        seat = 0 if 0 in seats else seats[chooser.below(len(seats))]
+        if seat == 0:
+            start = time.perf_counter()
+            action = standin.choose(game, state, 0, seed=chooser.next64() >> 1, budget=budget)
+            times.append(time.perf_counter() - start)
+        elif opponent == "greedy":
+            action = greedy(game, state, seat, chooser)
+        else:
+            legal = game.legal_actions(state, seat)
+            action = legal[chooser.below(len(legal))]
+        game.apply_in_place(state, seat, action)
+    totals = {p.seat: p.total for p in game.score(state, None).players}
+    return totals[0] == max(totals.values())
+
+
+def main() -> None:
+    """Parse arguments, play the games, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", default="keyflower", choices=[e.id for e in games.all_games()])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opponent", default="random", choices=("random", "greedy"))
+    parser.add_argument("--playouts", type=int, default=standin.Budget().playouts)
+    parser.add_argument("--seconds", type=float, default=standin.Budget().seconds)
+    args = parser.parse_args()
+    game = games.get(args.game).engine
+    budget = standin.Budget(playouts=args.playouts, seconds=args.seconds)
+    times: list[float] = []
+    wins = sum(one_game(game, args.players, args.seed + k, args.opponent, budget, times) for k in range(args.games))
+    times.sort()
+    p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
+    print(f"{args.game}, {args.players} players, {args.games} games against {args.opponent} seats; budget "
+          f"{args.playouts} play-outs / {args.seconds} s")
+    print(f"stand-in won {wins} of {args.games} ({100 * wins / args.games:.0f}%; fair share "
+          f"{100 / args.players:.0f}%); decisions {len(times)}, median {statistics.median(times) * 1000:.0f} ms, "
+          f"p95 {p95 * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

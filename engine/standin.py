@@ -1,0 +1,94 @@
+"""The stand-in: a sensible legal move for a seat, chosen from what that seat may see only.
+
+It plays for a seat whose clock ran out, for a computer seat, or at `keywood play --computer N`. The method is
+flat Monte-Carlo over sampled worlds: the hidden information is drawn again with `game.resample_hidden(state, seat,
+seed)` (a function of what the seat sees and the seed alone, checked by the contract kit), each candidate action is
+tried in such worlds, the game is played out to its end with the game's own play-out policy, and the candidate with
+the best mean result for the seat is chosen. The real state's hidden information is never read: the worlds would
+be the same whatever it was.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import EngineError, Game, Rng
+from engine.playout import MAX_STEPS, pick, weighted
+
+WIN = 1.0  # a win is worth this much; the score margin only separates equal chances (MARGIN per point)
+MARGIN = 0.002
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much thinking one decision gets: play-outs at most, seconds at most (None: play-outs alone decide, as
+    tests want), and how many candidate actions are tried when there are more."""
+
+    playouts: int = 64
+    seconds: float | None = 0.25
+    candidates: int = 8
+
+
+def choose(game: Game[Any, Any], state: Any, seat: int, *, seed: int, budget: Budget = Budget()) -> Any:
+    """The stand-in's action for the seat; raises ValueError when the seat has no legal action."""
+    legal = game.legal_actions(state, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no legal action")
+    if len(legal) == 1:
+        return legal[0]
+    rng = Rng.from_seed(seed)
+    candidates = _candidates(game, state, seat, legal, budget.candidates, rng)
+    totals = [0.0] * len(candidates)
+    tries = [0] * len(candidates)
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    for k in range(max(budget.playouts, len(candidates))):
+        if k >= len(candidates) and deadline is not None and time.perf_counter() > deadline:
+            break
+        i = k % len(candidates)
+        world = game.resample_hidden(state, seat, rng.next64() >> 1)
+        value = _try(game, world, seat, candidates[i], rng)
+        if value is not None:
+            totals[i] += value
+            tries[i] += 1
+    means = [totals[i] / tries[i] if tries[i] else float("-inf") for i in range(len(candidates))]
+    return candidates[max(range(len(candidates)), key=lambda i: (means[i], -i))]
+
+
+def _candidates(game: Game[Any, Any], state: Any, seat: int, legal: list[Any], most: int, rng: Rng) -> list[Any]:
+    """Up to `most` legal actions, drawn without replacement by the game's play-out weights (all when few)."""
+    if len(legal) <= most:
+        return list(legal)
+    weights = list(game.playout_weights(state, seat, legal) or [1.0] * len(legal))
+    pool = list(range(len(legal)))
+    chosen: list[int] = []
+    while pool and len(chosen) < most:
+        j = weighted([weights[p] for p in pool], rng)
+        chosen.append(pool.pop(j))
+    return [legal[i] for i in sorted(chosen)]
+
+
+def _try(game: Game[Any, Any], world: Any, seat: int, action: Any, rng: Rng) -> float | None:
+    """The seat's result when it plays `action` in this world and the game is played out; None when the action
+    does not apply there."""
+    try:
+        game.apply_in_place(world, seat, action)
+    except EngineError:
+        return None
+    for _ in range(MAX_STEPS):
+        if game.is_over(world):
+            return value(game, world, seat)
+        who, options, index = pick(game, world, rng)
+        game.apply_choice(world, who, options, index)
+    return None
+
+
+def value(game: Game[Any, Any], state: Any, seat: int) -> float:
+    """A finished game's worth to a seat: WIN shared among those with the top total, plus MARGIN per point ahead
+    of (or behind) the best other seat."""
+    totals = {p.seat: p.total for p in game.score(state, None).players}
+    best = max(totals.values())
+    others = max((t for s, t in totals.items() if s != seat), default=totals[seat])
+    top = [s for s, t in totals.items() if t == best]
+    return (WIN / len(top) if seat in top else 0.0) + MARGIN * (totals[seat] - others)
