@@ -622,9 +622,16 @@ def register_commands(bot: Keywood) -> None:
 
     for verb, text in (("leave", "Leave the table before the game starts"), ("start", "Start the game (host)"),
                        ("board", "Show the table"), ("hand", "Your private view: fairs, tiles, choices"),
-                       ("log", "The recent actions"), ("score", "The score so far, or the final score"),
+                       ("score", "The score so far, or the final score"),
                        ("undo", "Take back your own last action"), ("abandon", "End the game (host or admin)")):
         _simple(tree, bot, verb, text)
+
+    @tree.command(name="log", description="The recent actions; since:me, what happened since your last move")
+    @app_commands.describe(since="me: only what happened since your own last move")
+    @app_commands.choices(since=[app_commands.Choice(name="me", value="me")])
+    async def log_command(interaction: discord.Interaction[Any], since: app_commands.Choice[str] | None = None
+                          ) -> None:
+        await bot.handle(interaction, "log", f"since:{since.value}" if since else "")
 
     @tree.command(name="play", description="Take an action (suggestions list what you may do)")
     @app_commands.describe(action="The action in notation; suggestions list your legal actions")

@@ -318,6 +318,12 @@ class Tx:
             query = query.where(col(ActionRow.undone).is_(False))
         return list(self.session.exec(query))
 
+    def actions_since(self, game_id: int, seat: int) -> list[ActionRow]:
+        """The live actions after a seat's own last live action (all of them if it has not acted), oldest first."""
+        mine = [r.seq for r in self.actions(game_id) if r.seat == seat]
+        last = max(mine, default=0)
+        return [r for r in self.actions(game_id) if r.seq > last]
+
     def recent_actions(self, game_id: int, limit: int) -> list[ActionRow]:
         """The last few live actions, oldest first."""
         query = (

@@ -45,6 +45,7 @@ AUTO_AUTHOR = "auto"  # an action Keywood played because it was the only one pos
 STANDIN_AUTHOR = "standin"  # an action Keywood's stand-in chose for a computer seat (engine.standin)
 COMPUTER = "keywood-computer-"  # the user id of a computer seat is this and its number
 STANDIN_BUDGET = standin.Budget()  # a computer seat's thinking per decision
+DIGEST_LINES = 8  # lines of "since your last move" in the message that asks a player to take a turn
 REPEAT = re.compile(r"^(?P<action>.*\S)\s+[x×](?P<times>\d+)$", re.IGNORECASE)
 MAX_BACKOFF_SECONDS = 600
 OUTBOX_BATCH = 200  # the most queued messages read at once
@@ -643,7 +644,8 @@ class Table:
                 if reused is not None:
                     ending.remove(reused)
                 if private:
-                    outcome.opened.append(self._note(game, row, decision, context=outcome.public))
+                    digest = self._digest(tx, game, decision.seat) if decision.must and decision.kind == TURN else []
+                    outcome.opened.append(self._note(game, row, decision, context=outcome.public, digest=digest))
             elif newly_due:
                 row.payload = json.dumps(json.loads(row.payload) | {"must": True})
                 tx.save_prompt(row)
@@ -691,16 +693,19 @@ class Table:
         game.remember_prompt(row)
         return row
 
-    def _note(self, game: Loaded, row: PromptRow, decision: Decision, context: Sequence[str] = ()) -> PromptNote:
+    def _note(self, game: Loaded, row: PromptRow, decision: Decision, context: Sequence[str] = (),
+              digest: Sequence[str] = ()) -> PromptNote:
         """What to send a seat's holder about one open decision (by DM, or privately in the channel).
 
-        context: the public lines of what just happened, so the message says what is going on.
+        context: the public lines of what just happened, so the message says what is going on; digest: for a
+        turn, the public record since the holder's own last move (_digest).
         """
         assert row.id is not None and row.seat is not None
         holder = game.user_of(row.seat)
         choices = tuple(self._prompt_choices(game, row.seat))
         ask = f"{holder.name}, you are to {decision.phrase}."
         lines = [f"{game.entry.title}: " + " ".join(context), ask] if context else [f"{game.entry.title}: {ask}"]
+        lines += digest
         if not decision.public_choices:
             lines.append(self._hand_text(game, row.seat))
         if decision.kind == REACTION:
@@ -872,11 +877,30 @@ class Table:
         return Outcome(True, self._hand_text(game, seat), game_id=game.id, version=game.row.version)
 
     def _log(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
-        """The recent actions in words."""
+        """The recent actions in words; `since:me`, those since the caller's own last action (the caller must play
+        here; raises TableError otherwise)."""
         game = self._require_running(tx, cmd, finished_ok=True)
+        if cmd.arg.strip().lower().replace(" ", "").replace("=", ":") in ("since:me", "sinceme"):
+            seat = game.seat_of(cmd.who.user_id)
+            if seat is None:
+                raise TableError("`log since:me` is for the players of this game: you have no seat here.")
+            since = self._digest(tx, game, seat, limit=LOG_LINES)
+            return Outcome(True, "\n".join(since) or "Nothing has happened since your last move.", game_id=game.id)
         rows = tx.recent_actions(game.id, LOG_LINES)
         lines = [f"{r.seq}. {game.user_of(r.seat).name}: {game.rename(r.summary)}" for r in rows]
         return Outcome(True, "\n".join(lines) or "Nothing has happened yet.", game_id=game.id)
+
+    @staticmethod
+    def _digest(tx: Tx, game: Loaded, seat: int, limit: int = DIGEST_LINES) -> list[str]:
+        """The public record since the seat's own last action: a heading, then up to `limit` lines, newest last."""
+        rows = tx.actions_since(game.id, seat)
+        if not rows:
+            return []
+        shown = rows[-limit:]
+        more = f" (the last {len(shown)} of {len(rows)})" if len(rows) > len(shown) else ""
+        head = f"Since your last move{more}:" if any(r.seat == seat for r in tx.actions(game.id)) else \
+            f"So far{more}:"
+        return [head] + [f"{r.seq}. {game.user_of(r.seat).name}: {game.rename(r.summary)}" for r in shown]
 
     def _score(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """The final or projected score, as the caller may know it."""

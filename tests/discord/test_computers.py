@@ -29,3 +29,5 @@ async def test_one_person_plays_keyflower_against_two_computers(env: Env) -> Non
     assert sql(env.path, "SELECT COUNT(*) FROM prompts WHERE seat IN (1, 2)") == [(0,)]
     authors = {a for (a,) in sql(env.path, "SELECT DISTINCT author_id FROM actions WHERE seat IN (1, 2)")}
     assert authors == {"standin"}
+    since = (await env.run("ana", "log", {"since": "me"})).content  # what the computers did since Ana's pass
+    assert since.startswith("Since your last move:\n") and "Computer " in since and "Ana:" not in since
