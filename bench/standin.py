@@ -67,15 +67,16 @@ def main() -> None:
     parser.add_argument("--opponent", default="random", choices=("random", "greedy"))
     parser.add_argument("--playouts", type=int, default=standin.Budget().playouts)
     parser.add_argument("--seconds", type=float, default=standin.Budget().seconds)
+    parser.add_argument("--depth", type=int, default=None, help="actions per play-out before judging (default: all)")
     args = parser.parse_args()
     game = games.get(args.game).engine
-    budget = standin.Budget(playouts=args.playouts, seconds=args.seconds)
+    budget = standin.Budget(playouts=args.playouts, seconds=args.seconds, depth=args.depth)
     times: list[float] = []
     wins = sum(one_game(game, args.players, args.seed + k, args.opponent, budget, times) for k in range(args.games))
     times.sort()
     p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
     print(f"{args.game}, {args.players} players, {args.games} games against {args.opponent} seats; budget "
-          f"{args.playouts} play-outs / {args.seconds} s")
+          f"{args.playouts} play-outs / {args.seconds} s" + (f", depth {args.depth}" if args.depth else ""))
     print(f"stand-in won {wins} of {args.games} ({100 * wins / args.games:.0f}%; fair share "
           f"{100 / args.players:.0f}%); decisions {len(times)}, median {statistics.median(times) * 1000:.0f} ms, "
           f"p95 {p95 * 1000:.0f} ms")

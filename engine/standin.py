@@ -24,11 +24,13 @@ MARGIN = 0.002
 @dataclass(frozen=True)
 class Budget:
     """How much thinking one decision gets: play-outs at most, seconds at most (None: play-outs alone decide, as
-    tests want), and how many candidate actions are tried when there are more."""
+    tests want), how many candidate actions are tried when there are more, and how many actions a play-out runs
+    before it is judged by the public projected score (None: to the end of the game)."""
 
     playouts: int = 64
     seconds: float | None = 0.25
     candidates: int = 8
+    depth: int | None = None
 
 
 def choose(game: Game[Any, Any], state: Any, seat: int, *, seed: int, budget: Budget = Budget()) -> Any:
@@ -48,7 +50,7 @@ def choose(game: Game[Any, Any], state: Any, seat: int, *, seed: int, budget: Bu
             break
         i = k % len(candidates)
         world = game.resample_hidden(state, seat, rng.next64() >> 1)
-        value = _try(game, world, seat, candidates[i], rng)
+        value = _try(game, world, seat, candidates[i], rng, budget.depth)
         if value is not None:
             totals[i] += value
             tries[i] += 1
@@ -69,15 +71,16 @@ def _candidates(game: Game[Any, Any], state: Any, seat: int, legal: list[Any], m
     return [legal[i] for i in sorted(chosen)]
 
 
-def _try(game: Game[Any, Any], world: Any, seat: int, action: Any, rng: Rng) -> float | None:
-    """The seat's result when it plays `action` in this world and the game is played out; None when the action
-    does not apply there."""
+def _try(game: Game[Any, Any], world: Any, seat: int, action: Any, rng: Rng, depth: int | None = None
+         ) -> float | None:
+    """The seat's result when it plays `action` in this world and the game is played out (to its end, or for
+    `depth` actions and then judged by the public projected score); None when the action does not apply there."""
     try:
         game.apply_in_place(world, seat, action)
     except EngineError:
         return None
-    for _ in range(MAX_STEPS):
-        if game.is_over(world):
+    for step in range(MAX_STEPS):
+        if game.is_over(world) or (depth is not None and step >= depth):
             return value(game, world, seat)
         who, options, index = pick(game, world, rng)
         game.apply_choice(world, who, options, index)
@@ -85,8 +88,8 @@ def _try(game: Game[Any, Any], world: Any, seat: int, action: Any, rng: Rng) -> 
 
 
 def value(game: Game[Any, Any], state: Any, seat: int) -> float:
-    """A finished game's worth to a seat: WIN shared among those with the top total, plus MARGIN per point ahead
-    of (or behind) the best other seat."""
+    """A game's worth to a seat by its public score (final, or projected): WIN shared among those with the top
+    total, plus MARGIN per point ahead of (or behind) the best other seat."""
     totals = {p.seat: p.total for p in game.score(state, None).players}
     best = max(totals.values())
     others = max((t for s, t in totals.items() if s != seat), default=totals[seat])
