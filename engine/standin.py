@@ -17,6 +17,7 @@ from typing import Any
 from engine.core import EngineError, Game, Rng
 from engine.playout import MAX_STEPS, pick, weighted
 
+SCREENED = 40  # legal actions whose immediate projected score is looked at when there are many
 WIN = 1.0  # a win is worth this much; the score margin only separates equal chances (MARGIN per point)
 MARGIN = 0.002
 
@@ -40,11 +41,11 @@ def choose(game: Game[Any, Any], state: Any, seat: int, *, seed: int, budget: Bu
         raise ValueError(f"seat {seat} has no legal action")
     if len(legal) == 1:
         return legal[0]
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds  # screening counts too
     rng = Rng.from_seed(seed)
     candidates = _candidates(game, state, seat, legal, budget.candidates, rng)
     totals = [0.0] * len(candidates)
     tries = [0] * len(candidates)
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     for k in range(max(budget.playouts, len(candidates))):
         if k >= len(candidates) and deadline is not None and time.perf_counter() > deadline:
             break
@@ -59,16 +60,30 @@ def choose(game: Game[Any, Any], state: Any, seat: int, *, seed: int, budget: Bu
 
 
 def _candidates(game: Game[Any, Any], state: Any, seat: int, legal: list[Any], most: int, rng: Rng) -> list[Any]:
-    """Up to `most` legal actions, drawn without replacement by the game's play-out weights (all when few)."""
+    """Up to `most` legal actions (all when few): half the best by the seat's immediate projected score among a
+    sample of SCREENED, the rest drawn by the game's play-out weights."""
     if len(legal) <= most:
         return list(legal)
     weights = list(game.playout_weights(state, seat, legal) or [1.0] * len(legal))
     pool = list(range(len(legal)))
-    chosen: list[int] = []
-    while pool and len(chosen) < most:
+    drawn: list[int] = []
+    while pool and len(drawn) < SCREENED:
         j = weighted([weights[p] for p in pool], rng)
-        chosen.append(pool.pop(j))
-    return [legal[i] for i in sorted(chosen)]
+        drawn.append(pool.pop(j))
+    world = game.resample_hidden(state, seat, rng.next64() >> 1)  # judged in a world the seat can see, not the real
+    gains = {i: _projected(game, world, seat, legal[i]) for i in drawn}
+    best = sorted(drawn, key=lambda i: -gains[i])[:most // 2]
+    rest = [i for i in drawn if i not in best][:most - len(best)]
+    return [legal[i] for i in sorted(best + rest)]
+
+
+def _projected(game: Game[Any, Any], state: Any, seat: int, action: Any) -> float:
+    """The seat's public projected total right after the action (the one-step greedy player's measure)."""
+    try:
+        after, _ = game.apply(state, seat, action)
+    except EngineError:
+        return float("-inf")
+    return float(next(p.total for p in game.score(after, None).players if p.seat == seat))
 
 
 def _try(game: Game[Any, Any], world: Any, seat: int, action: Any, rng: Rng, depth: int | None = None
