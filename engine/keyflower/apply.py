@@ -166,7 +166,7 @@ def _mix_step(state: KfState, pending: Json, action: Act, ev: list[Event]) -> No
 def _pay_fixed(state: KfState, seat: int, fixed: dict[str, int], ev: list[Event]) -> None:
     """A use's extra payment that needs no choice: named worker colours into the bag, named skills to the pile."""
     for key, n in fixed.items():
-        if key in sup.WORKER_COLOURS:
+        if key in kp.COLOURS:
             sup.take(state.workers[seat], {key: n})
             sup.add(state.bag, {key: n})
         else:

@@ -74,36 +74,7 @@ def place_identity(found: Mapping[str, Any], seat: int | None = None, purpose: s
     single = group is None or (len(group) == 1 and next(iter(group)) in kp.COLOURS)
     if single and (plain or is_plain(found)):
         return _plain_identity(raw_bids, raw_uses, seat, purpose, None if group is None else next(iter(group)))
-    if group is not None and len(group) == 1 and next(iter(group)) in kp.WILD and (plain or is_plain(found)):
-        return _lone_wild_identity(raw_bids, raw_uses, seat, purpose, next(iter(group)))
     return _group_identity(raw_bids, raw_uses, seat, purpose, group)
-
-
-def _lone_wild_identity(bids: Mapping[str, list[Any]], uses: list[list[Any]], seat: int | None, purpose: str,
-                        wild: str) -> frozenset[str] | None:
-    """place_identity() of Sven or Paulo alone joining a location where every group is one plain colour: the quick
-    path for offering `bid LOC sven`; the same answer as _group_identity."""
-    pair = kp.PAIR_BITS[wild]
-    anyone = any(b[1] and not flat(b, 2) for b in bids.values()) or any(not flat(u, 3) for u in uses)
-    mine = str(seat) if purpose == "bid" else None
-    found, standing, joined = kp.ANY, False, mine is None
-    for s, b in bids.items():
-        if not b[1]:
-            continue
-        if s == mine:
-            joined = True  # Sven joins his own bid; a lying one (4a) stays lying and sets nothing
-        if not flat(b, 2) or not anyone:  # nobody stands: lying bids stand up
-            bits = kp.BIT[b[0]]
-            found &= (pair if bits & pair else 0) if s == mine else bits
-            standing = True
-    if not joined or mine is None:  # a new bid, or a new use: Sven stands there
-        found, standing = found & pair, True
-    for u in uses:
-        if not flat(u, 3):
-            bits = kp.BIT[u[1]]  # a use of the wild makes the uses of his pair's colours his company (F-28)
-            found &= pair if mine is None and bits & pair else bits
-            standing = True
-    return kp.SETS[found] if standing else None
 
 
 def _group_identity(raw_bids: Mapping[str, list[Any]], raw_uses: list[list[Any]], seat: int | None, purpose: str,

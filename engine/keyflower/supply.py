@@ -6,7 +6,6 @@ from collections.abc import Mapping
 
 from engine.core import Rng
 
-WORKER_COLOURS = ("blue", "red", "yellow", "green")
 RESOURCES = ("gold", "iron", "stone", "wood")
 SKILLS = ("anvil", "pick", "saw")
 
