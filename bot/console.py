@@ -26,7 +26,7 @@ NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
 DEFAULT_PLAYERS = 3
 MAX_NAME = 32
 LIST_LIMIT = 40
-TABLE_VERBS = ("board", "hand", "log", "score", "check", "rules", "undo")
+TABLE_VERBS = ("board", "hand", "log", "score", "check", "rules", "undo", "standin")
 LATEST = "latest.png"
 
 HELP = """Type a number from the list, or an action in notation: {examples} (`rules notation` explains them);
@@ -39,6 +39,7 @@ HELP = """Type a number from the list, or an action in notation: {examples} (`ru
   check ACTION   whether an action is allowed now, and what it would do
   rules [TOPIC]  the rules on a topic (`rules` alone lists the topics)
   undo           take back your last action, before anyone else acts
+  standin        let Keywood's stand-in play your decision now
   abandon        end this game for everyone (asks you to confirm); `keywood play` then deals a new one
   help           this text
   quit           stop here; `keywood play` resumes the game"""

@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.ext import tasks
 
 from bot import games
+from bot.clocks import CONSEQUENCES
 from bot.games import Option
 from bot.store import OutboxRow, aware
 from bot.table import OUTBOX_BATCH, Command, Outcome, Table, Where, Who
@@ -681,9 +682,38 @@ def register_commands(bot: Keywood) -> None:
         await bot.handle(interaction, "kick", options=options)
 
     tree.add_command(settings_command(bot))
+    clock_commands(bot)
     for command in tree.get_commands():
         if command.name not in ANYWHERE:
             server_only(command)
+
+
+def clock_commands(bot: Keywood) -> None:
+    """The turn clock's commands: /clock, /away, /sub and /standin (bot/clocks.py says what a clock is)."""
+    tree = bot.tree
+
+    @tree.command(name="clock", description="The table's clock; the host sets a pace (12h, 2d, off) and what "
+                                            "happens when it runs out")
+    @app_commands.describe(pace="Time for each decision: 12h, 2d, or off", on_timeout="When a clock runs out")
+    @app_commands.choices(on_timeout=[app_commands.Choice(name=c, value=c) for c in CONSEQUENCES])
+    async def clock(interaction: discord.Interaction[Any], pace: str | None = None,
+                    on_timeout: app_commands.Choice[str] | None = None) -> None:
+        await bot.handle(interaction, "clock", " ".join(x for x in (pace, on_timeout and on_timeout.value) if x))
+
+    @tree.command(name="away", description="Pause your own clock for a while (12h, 2d), or off when you are back")
+    @app_commands.describe(duration="How long you will be away: 12h, 2d, 1d6h; off ends it early")
+    async def away(interaction: discord.Interaction[Any], duration: str) -> None:
+        await bot.handle(interaction, "away", duration)
+
+    @tree.command(name="sub", description="Offer to take over a seat whose clock ran out; the host confirms")
+    @app_commands.describe(name="Volunteers: the player whose seat you would take. Host: the volunteer to confirm")
+    async def sub(interaction: discord.Interaction[Any], name: str | None = None) -> None:
+        await bot.handle(interaction, "sub", name or "")
+
+    @tree.command(name="standin", description="Keywood's stand-in plays a decision now: yours, or (host) a player's")
+    @app_commands.describe(player="Whose decision (the host may name any player); yours when left out")
+    async def standin_command(interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
+        await bot.handle(interaction, "standin", options={"user_id": str(player.id)} if player else {})
 
 
 ANYWHERE = ("rules", "games")  # the commands that need no table, usable in a DM with the bot too

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.clocks import CONSEQUENCES
 from engine.core import JSON, Game, Scoreboard
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -162,6 +163,10 @@ def _table_options(engine: Game[Any, Any]) -> tuple[Option, ...]:
         Option("decision_minutes", int, 720, "Minutes to answer a decision outside one's turn", 1, 60 * 24 * 14),
         Option("reminder_hours", int, 24, "Hours before a reminder to whoever must act", 1, 24 * 14),
         Option("computers", int, 0, "Seats played by Keywood's stand-in, after the people", 0, high - 1),
+        Option("clock_hours", int, 0, "Hours each player has for a decision (0: no clock)", 0, 24 * 14),
+        Option("on_timeout", str, "standin", "When a player's clock runs out: standin plays that decision, sub "
+               "offers the seat to a volunteer, host asks the host", choices=CONSEQUENCES),
+        Option("away_hours", int, 72, "Hours in all each player may pause their own clock with away", 0, 24 * 30),
     )
 
 

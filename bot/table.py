@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import describe, games
+from bot import clocks, describe, games
+from bot.clocks import Clock
 from bot.games import GameEntry, OptionError
-from bot.store import GameRow, OutboxRow, PromptRow, SeatRow, Store, Tx, aware, now
+from bot.store import ActionRow, GameRow, OutboxRow, PromptRow, SeatRow, Store, Tx, aware, now
 from engine import standin
 from engine.core import (
     REACTION,
@@ -151,6 +152,7 @@ class Loaded:
     entry: GameEntry
     state: Any
     done_prompts: list[int] = field(default_factory=list)
+    standing_in: set[int] = field(default_factory=set)  # seats whose clock ran out: the stand-in plays their turn
     _prompts: list[PromptRow] | None = field(default=None, repr=False)
     _decisions: tuple[Any, list[Decision]] | None = field(default=None, repr=False)
     _options: tuple[str, dict[str, Any]] | None = field(default=None, repr=False)
@@ -247,7 +249,8 @@ class Table:
             "abandon": self._abandon, "play": self._play, "board": self._board, "hand": self._hand,
             "log": self._log, "score": self._score, "rules": self._rules, "check": self._check,
             "undo": self._undo, "settings": self._settings, "answer": self._answer, "kick": self._kick,
-            "games": self._games,
+            "games": self._games, "clock": self._clock, "away": self._away, "sub": self._sub,
+            "standin": self._standin,
         }
 
     def handle(self, command: Command) -> Outcome:
@@ -423,6 +426,208 @@ class Table:
             lines += [f"  - {option.summary()}" for option in entry.options]
         return Outcome(True, "\n".join(lines))
 
+    # clocks
+    def _clock(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Show the table's clock; the host (or an admin) changes it: `clock 24h`, `clock 2d sub`, `clock off`."""
+        row = self._require_game(tx, cmd)
+        options = json.loads(row.options)
+        if not cmd.arg.strip():
+            return Outcome(True, Clock.of(options).describe() + self._clock_states(tx, row, moment))
+        self._require_host(row, cmd, "change the clock")
+        changes = self._read_clock(cmd.arg)
+        self._save_options(tx, row, options | changes)
+        clock = Clock.of(json.loads(row.options))
+        if row.status == "active":
+            self._retime(tx, self._load(tx, row), moment)
+        text = f"{cmd.who.name} set the clock. {clock.describe()}"
+        return Outcome(True, "Clock changed.", public=[text], game_id=row.id)
+
+    @staticmethod
+    def _read_clock(text: str) -> dict[str, Any]:
+        """The options a `clock` command sets: a pace in whole hours (or off), a consequence, or both; raises
+        TableError for anything else."""
+        changes: dict[str, Any] = {}
+        for word in text.lower().split():
+            if word in clocks.CONSEQUENCES:
+                changes["on_timeout"] = word
+            elif word in ("off", "none", "0"):
+                changes["clock_hours"] = 0
+            else:
+                try:
+                    pace = clocks.parse_duration(word)
+                except ValueError as exc:
+                    raise TableError(f"{exc} The clock takes a pace (12h, 2d), off, and what happens when it runs "
+                                     f"out: {', '.join(clocks.CONSEQUENCES)}.") from None
+                hours, rest = divmod(int(pace.total_seconds()), 3600)
+                if rest or not 1 <= hours <= 24 * 14:
+                    raise TableError("The clock's pace is whole hours, from 1h to 14d.")
+                changes["clock_hours"] = hours
+        return changes
+
+    def _retime(self, tx: Tx, game: Loaded, moment: datetime) -> None:
+        """Start every open decision's clock afresh after the clock changed (or take the clocks away)."""
+        hours = int(game.options.get("reminder_hours", self.defaults[1]))
+        for prompt in game.open_prompts(tx):
+            payload = json.loads(prompt.payload)
+            if not payload.get("must") or payload.get("default") is not None:
+                continue
+            payload.pop("clock", None)
+            prompt.payload, prompt.deadline = json.dumps(payload), moment + timedelta(hours=hours)
+            self._start_clock(game, prompt, moment)
+            tx.save_prompt(prompt)
+
+    def _clock_states(self, tx: Tx, row: GameRow, moment: datetime) -> str:
+        """Each running clock and each seat away, as lines after the clock's description."""
+        if row.status != "active":
+            return ""
+        game = self._load(tx, row)
+        lines = []
+        for prompt in game.open_prompts(tx):
+            timer = json.loads(prompt.payload).get("clock")
+            if timer and prompt.seat is not None:
+                left = clocks.ends(timer) - moment
+                state = f"runs out in {clocks.say(left)}" if left.total_seconds() > 0 else "has run out"
+                lines.append(f"{game.user_of(prompt.seat).name}'s clock {state}.")
+        for seat in range(len(game.seats)):
+            until = clocks.away_until(game.options, seat, moment)
+            if until:
+                lines.append(f"{game.user_of(seat).name} is away for {clocks.say(until - moment)} more.")
+        return "".join("\n" + line for line in lines)
+
+    def _away(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Pause one's own clock for a while (`away 12h`), within the table's allowance; `away off` ends it early
+        and gives the time not used back."""
+        game = self._require_running(tx, cmd)
+        seat = self._require_seat(game, cmd)
+        clock = Clock.of(game.options)
+        if not clock.on:
+            raise TableError("No clock runs at this table, so there is nothing to pause; the host can set one with "
+                             f"{cmd.typed('clock')}.")
+        record = clocks.away_of(game.options, seat)
+        until = clocks.away_until(game.options, seat, moment)
+        used = timedelta(minutes=int(record.get("used", 0)))
+        if cmd.arg.strip().lower() in ("off", "back", "0", "done"):
+            if until is None:
+                raise TableError("You are not away.")
+            by, record = moment - until, {"used": int((used - (until - moment)).total_seconds() // 60)}
+            text, reply = f"{cmd.who.name} is back; their clock runs again.", "Your clock runs again."
+        else:
+            try:
+                by = clocks.parse_duration(cmd.arg or "")
+            except ValueError as exc:
+                raise TableError(f"{exc} For example: {cmd.typed('away 12h')}.") from None
+            left = clock.away_limit - used
+            if by > left:
+                raise TableError(f"You may pause your clock for {clocks.say(left)} more in this game (the table "
+                                 f"allows {clocks.say(clock.away_limit)} in all); nothing was changed.")
+            end = (until or moment) + by
+            record = {"used": int((used + by).total_seconds() // 60), "until": end.isoformat()}
+            text = f"{cmd.who.name} is away for {clocks.say(end - moment)}: their clock is paused until then."
+            reply = f"Your clock is paused for {clocks.say(end - moment)}."
+        self._save_options(tx, game.row, game.options | {"away": game.options.get("away", {}) | {str(seat): record}})
+        self._pause(tx, game, seat, by, clock)
+        left = clock.away_limit - timedelta(minutes=int(record["used"]))
+        return Outcome(True, f"{reply} You have {clocks.say(left)} of time away left.", public=[text],
+                       game_id=game.id)
+
+    @staticmethod
+    def _pause(tx: Tx, game: Loaded, seat: int, by: timedelta, clock: Clock) -> None:
+        """Move a seat's running clocks on by a pause (back, when it ends early)."""
+        for prompt in game.open_prompts(tx):
+            payload = json.loads(prompt.payload)
+            if prompt.seat != seat or "clock" not in payload:
+                continue
+            moved = clocks.shifted(payload["clock"], by, clock.pace)
+            if moved is not None:
+                prompt.deadline, timer = moved
+                prompt.payload = json.dumps(payload | {"clock": timer})
+                tx.save_prompt(prompt)
+
+    def _standin(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Have Keywood's stand-in play a seat's current decision now: one's own (`standin`), or as host any
+        player's (`standin Ben`)."""
+        game = self._require_running(tx, cmd)
+        if cmd.arg.strip() or cmd.options.get("user_id"):
+            seat = self._seat_named(game, cmd.arg, str(cmd.options.get("user_id", "")))
+            if game.user_of(seat).user_id != cmd.who.user_id:
+                self._require_host(game.row, cmd, "ask the stand-in to play for another player")
+        else:
+            seat = self._require_seat(game, cmd)
+        name = game.user_of(seat).name
+        if seat not in game.engine.to_act(game.state):
+            raise TableError(f"{name} has nothing to decide now, so the stand-in has nothing to play.")
+        game.standing_in.add(seat)
+        who = "their own seat" if game.user_of(seat).user_id == cmd.who.user_id else name
+        events: list[Event | str] = [f"{cmd.who.name} asks Keywood's stand-in to play for {who}."]
+        events += self._settle(tx, game)
+        outcome = self._after_change(tx, game, moment, events)
+        outcome.reply = f"The stand-in played for {name}."
+        return outcome
+
+    @staticmethod
+    def _seat_named(game: Loaded, text: str, user_id: str = "") -> int:
+        """The seat a command names, by its holder's name, a mention or user id; raises TableError naming the
+        players when none matches."""
+        wanted = text.strip().lstrip("@").lower()
+        mention = re.fullmatch(r"<@!?(\d+)>", text.strip())
+        for seat in game.seats:
+            if seat.user_id in (user_id, mention.group(1) if mention else None) or seat.name.lower() == wanted:
+                return seat.seat
+        names = describe.and_list([s.name for s in game.seats])
+        raise TableError(f"No player here is called '{text.strip()}'. The players: {names}.")
+
+    def _sub(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
+        """Substitutes: someone not playing offers to take a seat whose clock ran out (`sub`, or `sub Ben` when
+        several are offered); the host confirms a volunteer (`sub Eve`) or lists them (`sub`)."""
+        game = self._require_running(tx, cmd)
+        if game.seat_of(cmd.who.user_id) is None:
+            return self._volunteer(tx, game, cmd)
+        if cmd.who.user_id != game.row.host_id and not cmd.who.is_admin:
+            raise TableError("You already play in this game: only someone not playing can offer to take a seat, "
+                             "and only the host confirms them.")
+        volunteers = game.options.get("volunteers", [])
+        if not cmd.arg.strip():
+            if not volunteers:
+                return Outcome(True, "Nobody has offered to take a seat.")
+            return Outcome(True, "Offers: " + "; ".join(f"{v['name']} for {game.user_of(v['seat']).name}'s seat"
+                                                        for v in volunteers) + ". Confirm one with `sub NAME`.")
+        wanted = cmd.arg.strip().lstrip("@").lower()
+        chosen = next((v for v in volunteers if wanted in (v["name"].lower(), v["user_id"])
+                       or re.fullmatch(rf"<@!?{re.escape(v['user_id'])}>", cmd.arg.strip())), None)
+        if chosen is None:
+            offers = describe.and_list([v["name"] for v in volunteers]) if volunteers else "nobody yet"
+            raise TableError(f"'{cmd.arg.strip()}' has not offered to take a seat (offers: {offers}).")
+        seat = chosen["seat"]
+        self._save_options(tx, game.row, game.options | {
+            "sub_open": [s for s in game.options.get("sub_open", []) if s != seat],
+            "volunteers": [v for v in volunteers if v["seat"] != seat]})
+        return self._hand_over(tx, game.row, game.user_of(seat), chosen["user_id"], chosen["name"])
+
+    def _volunteer(self, tx: Tx, game: Loaded, cmd: Command) -> Outcome:
+        """Someone not playing offers to take over a seat offered to substitutes."""
+        offered = game.options.get("sub_open", [])
+        if not offered:
+            raise TableError("No seat here is looking for a substitute.")
+        if cmd.arg.strip():
+            seat = self._seat_named(game, cmd.arg)
+            if seat not in offered:
+                raise TableError(f"{game.user_of(seat).name}'s seat is not offered to substitutes.")
+        elif len(offered) > 1:
+            names = describe.and_list([game.user_of(s).name for s in offered])
+            raise TableError(f"Several seats are offered ({names}): name the one you would take, e.g. "
+                             f"{cmd.typed('sub ' + game.user_of(offered[0]).name)}.")
+        else:
+            seat = offered[0]
+        volunteers = game.options.get("volunteers", [])
+        if any(v["user_id"] == cmd.who.user_id and v["seat"] == seat for v in volunteers):
+            raise TableError("You have already offered to take this seat; the host has been asked.")
+        self._save_options(tx, game.row, game.options | {"volunteers": [
+            *volunteers, {"seat": seat, "user_id": cmd.who.user_id, "name": cmd.who.name}]})
+        text = (f"{cmd.who.name} offers to take over {game.user_of(seat).name}'s seat; the host confirms with "
+                f"{cmd.typed('sub ' + cmd.who.name)}.")
+        return Outcome(True, "Offer made; the host has been asked.", public=[text], mention=[game.row.host_id],
+                       game_id=game.id)
+
     # play
     def _play(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """Apply an action from a seated player, or keep an early answer to a decision not yet due."""
@@ -465,7 +670,8 @@ class Table:
         action, times = self._parse_repeated(game, seat, cmd.arg)
         if seat not in game.engine.to_act(game.state) and action in game.engine.pending_answers(game.state, seat):
             return self._record_answer(tx, game, seat, action, cmd.who.user_id)
-        events = self._apply(tx, game, seat, cmd.who.user_id, action)
+        events: list[Event | str] = [*self._back(tx, game, seat)]
+        events += self._apply(tx, game, seat, cmd.who.user_id, action)
         for done in range(1, times):  # `take pig x3`: the same small action again, while it stays legal
             if seat not in game.engine.to_act(game.state) or action not in game.legal(seat):
                 raise TableError(f"'{game.engine.format(action)}' could be done only {done} of {times} times; "
@@ -475,6 +681,15 @@ class Table:
         outcome = self._after_change(tx, game, moment, events)
         outcome.reply = f"Done: {game.engine.format(action)}" + (f" ×{times}." if times > 1 else ".")
         return outcome
+
+    def _back(self, tx: Tx, game: Loaded, seat: int) -> list[str]:
+        """A seat offered to substitutes whose holder plays again is no longer offered; says so (or nothing)."""
+        if seat not in game.options.get("sub_open", []):
+            return []
+        self._save_options(tx, game.row, game.options | {
+            "sub_open": [s for s in game.options["sub_open"] if s != seat],
+            "volunteers": [v for v in game.options.get("volunteers", []) if v["seat"] != seat]})
+        return [f"{game.user_of(seat).name} is back, so their seat is no longer offered to substitutes."]
 
     def _apply(self, tx: Tx, game: Loaded, seat: int, author: str, action: Any) -> list[Event]:
         """Apply one action and store it: log row (public words only), snapshot, version; returns the events."""
@@ -538,8 +753,11 @@ class Table:
         return events
 
     def _computer_moves(self, tx: Tx, game: Loaded) -> list[Event]:
-        """The stand-in's move for the first computer seat that must act (logged as the stand-in's); [] when none."""
-        seat = next((s for s in game.engine.to_act(game.state) if is_computer(game.user_of(s).user_id)), None)
+        """The stand-in's move for the first computer seat, or seat it stands in for, that must act (logged as the
+        stand-in's); [] when none. It stands in for a seat only while that seat still must act."""
+        acting = game.engine.to_act(game.state)
+        game.standing_in &= set(acting)
+        seat = next((s for s in acting if is_computer(game.user_of(s).user_id) or s in game.standing_in), None)
         if seat is None:
             return []
         seed = (game.row.seed or 0) * 1_000_003 + tx.action_count(game.id)
@@ -648,6 +866,8 @@ class Table:
                     outcome.opened.append(self._note(game, row, decision, context=outcome.public, digest=digest))
             elif newly_due:
                 row.payload = json.dumps(json.loads(row.payload) | {"must": True})
+                if decision.default is None:
+                    self._start_clock(game, row, moment)
                 tx.save_prompt(row)
             if decision.must and newly_due:
                 outcome.mention.append(game.user_of(decision.seat).user_id)
@@ -685,13 +905,28 @@ class Table:
         payload = json.dumps({"must": decision.must, "default": decision.default, "phrase": decision.phrase,
                               "public": decision.public_choices})
         if reuse is not None:
-            reuse.seat, reuse.key, reuse.deadline, reuse.payload = decision.seat, decision.key, deadline, payload
-            tx.save_prompt(reuse)
-            return reuse
-        row = tx.add_prompt(PromptRow(game_id=game.id, kind=decision.kind, seat=decision.seat, key=decision.key,
-                                      deadline=deadline, payload=payload))
+            row = reuse
+            row.seat, row.key, row.deadline, row.payload = decision.seat, decision.key, deadline, payload
+        else:
+            row = PromptRow(game_id=game.id, kind=decision.kind, seat=decision.seat, key=decision.key,
+                            deadline=deadline, payload=payload)
+        if decision.must and decision.default is None:
+            self._start_clock(game, row, moment)
+        if reuse is not None:
+            tx.save_prompt(row)
+            return row
+        row = tx.add_prompt(row)
         game.remember_prompt(row)
         return row
+
+    @staticmethod
+    def _start_clock(game: Loaded, row: PromptRow, moment: datetime) -> None:
+        """Time a decision that now must be made and has no default, when the table has a clock (not yet saved)."""
+        clock = Clock.of(game.options)
+        if not clock.on or row.seat is None:
+            return
+        row.deadline, timer = clock.start(moment, clocks.away_until(game.options, row.seat, moment))
+        row.payload = json.dumps(json.loads(row.payload) | {"clock": timer})
 
     def _note(self, game: Loaded, row: PromptRow, decision: Decision, context: Sequence[str] = (),
               digest: Sequence[str] = ()) -> PromptNote:
@@ -716,7 +951,12 @@ class Table:
             lines.append("Too many answers for buttons: answer with `/play` (its suggestions list your choices).")
         if decision.default is not None:
             lines.append(f"If you have not answered by the deadline: {decision.default}.")
-        return PromptNote(row.id, game.id, decision.kind, holder.user_id, row.seat, row.deadline, "\n".join(lines),
+        timer = json.loads(row.payload).get("clock")
+        if timer:
+            then = clocks.WHAT_HAPPENS[Clock.of(game.options).on_timeout]
+            lines.append(f"Your clock runs out at the deadline; then {then} (`away` pauses it).")
+        deadline = clocks.ends(timer) if timer else row.deadline
+        return PromptNote(row.id, game.id, decision.kind, holder.user_id, row.seat, deadline, "\n".join(lines),
                           choices, game.row.version, decision.default, decision.phrase)
 
     @staticmethod
@@ -886,21 +1126,19 @@ class Table:
                 raise TableError("`log since:me` is for the players of this game: you have no seat here.")
             since = self._digest(tx, game, seat, limit=LOG_LINES)
             return Outcome(True, "\n".join(since) or "Nothing has happened since your last move.", game_id=game.id)
-        rows = tx.recent_actions(game.id, LOG_LINES)
-        lines = [f"{r.seq}. {game.user_of(r.seat).name}: {game.rename(r.summary)}" for r in rows]
+        lines = [_log_line(game, r) for r in tx.recent_actions(game.id, LOG_LINES)]
         return Outcome(True, "\n".join(lines) or "Nothing has happened yet.", game_id=game.id)
 
     @staticmethod
     def _digest(tx: Tx, game: Loaded, seat: int, limit: int = DIGEST_LINES) -> list[str]:
         """The public record since the seat's own last action: a heading, then up to `limit` lines, newest last."""
-        rows = tx.actions_since(game.id, seat)
+        rows = tx.actions_since(game.id, seat, not_by=(STANDIN_AUTHOR, TIMEOUT_AUTHOR))
         if not rows:
             return []
         shown = rows[-limit:]
         more = f" (the last {len(shown)} of {len(rows)})" if len(rows) > len(shown) else ""
-        head = f"Since your last move{more}:" if any(r.seat == seat for r in tx.actions(game.id)) else \
-            f"So far{more}:"
-        return [head] + [f"{r.seq}. {game.user_of(r.seat).name}: {game.rename(r.summary)}" for r in shown]
+        head = f"Since your last move{more}:" if len(rows) < len(tx.actions(game.id)) else f"So far{more}:"
+        return [head] + [_log_line(game, r) for r in shown]
 
     def _score(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """The final or projected score, as the caller may know it."""
@@ -1043,19 +1281,80 @@ class Table:
                                     version=row.version, where=sync.where))
         overdue = [p for p in game.open_prompts(tx) if aware(p.deadline) <= moment]
         defaults = [p for p in overdue if json.loads(p.payload).get("default") is not None]
+        timed = [p for p in overdue if p not in defaults and "clock" in json.loads(p.payload)]
         for prompt in defaults:
             if prompt.answer is None:
                 payload = json.loads(prompt.payload)
                 prompt.answer, payload["timed_out"] = payload["default"], True
                 prompt.payload = json.dumps(payload)
                 tx.save_prompt(prompt)
-        events = self._settle(tx, game) if defaults else []
+        ran_out, notices = self._clocks_due(tx, game, timed, moment)
+        events = self._settle(tx, game) if defaults or game.standing_in else []
         if events:
-            outcomes.append(self._after_change(tx, game, moment, events))
-        reminded = self._remind(tx, game, [p for p in overdue if p not in defaults], moment)
+            outcomes.append(self._after_change(tx, game, moment, [*ran_out, *events]))
+        outcomes += notices
+        reminded = self._remind(tx, game, [p for p in overdue if p not in defaults and p not in timed], moment)
         if reminded:
             outcomes.append(reminded)
         return outcomes
+
+    def _clocks_due(self, tx: Tx, game: Loaded, prompts: list[PromptRow], moment: datetime
+                    ) -> tuple[list[str], list[Outcome]]:
+        """Act on clocks that need attention: warn a seat, or carry out what the table chose for a clock that ran
+        out (the stand-in is marked to play; a seat offered to substitutes or the host asked, again every
+        reminder_hours until someone acts). Returns the lines that go before the stand-in's moves, and messages."""
+        clock, again = Clock.of(game.options), timedelta(hours=int(game.options.get("reminder_hours", 24)))
+        ran_out: list[str] = []
+        notices: list[Outcome] = []
+        for prompt in prompts:
+            payload = json.loads(prompt.payload)
+            timer, seat = payload["clock"], prompt.seat or 0
+            name, phrase = game.user_of(seat).name, payload.get("phrase", "decide")
+            if timer["stage"] == "running":
+                timer["stage"], prompt.deadline = "warned", clocks.ends(timer)
+                left = clocks.say(prompt.deadline - moment)
+                notices.append(self._notice(game, [f"{name}, your clock runs out in {left}: you are to {phrase}."],
+                                            [game.user_of(seat).user_id]))
+            elif clock.on_timeout == "standin" or not clock.on:
+                game.standing_in.add(seat)
+                timer["stage"], prompt.deadline = "out", moment + again  # closed once the stand-in has played
+                ran_out.append(f"{name}'s clock ran out ({clocks.say(clock.pace)} for a decision).")
+            else:
+                first = timer["stage"] == "warned"
+                timer["stage"], prompt.deadline = "out", moment + again
+                notices.append(self._ran_out(game, seat, phrase, first))
+                if first and clock.on_timeout == "sub":
+                    self._save_options(tx, game.row, game.options | {
+                        "sub_open": sorted({*game.options.get("sub_open", []), seat})})
+            prompt.payload = json.dumps(payload | {"clock": timer})
+            tx.save_prompt(prompt)
+        return ran_out, notices
+
+    def _ran_out(self, game: Loaded, seat: int, phrase: str, first: bool) -> Outcome:
+        """The message for a clock that ran out where a person must act: substitutes invited, or the host asked."""
+        name, host = game.user_of(seat).name, game.row.host_id
+        host_name = next((s.name for s in game.seats if s.user_id == host), "the host")
+        lead = f"{name}'s clock ran out" if first else f"Reminder: {name}'s clock has run out"
+        if Clock.of(game.options).on_timeout == "sub":
+            text = (f"{lead} (to {phrase}). Anyone not playing here can offer to take over {name}'s seat with "
+                    f"`sub`; {host_name}, the host, confirms with `sub NAME`. {name} can still play meanwhile.")
+        else:
+            text = (f"{lead} (to {phrase}). {host_name}, as host you decide: `standin {name}` lets Keywood's "
+                    f"stand-in play for them now, `kick` hands the seat to someone else, or `clock` gives everyone "
+                    f"more time. {name} can still play meanwhile.")
+        return self._notice(game, [text], [host, game.user_of(seat).user_id])
+
+    @staticmethod
+    def _notice(game: Loaded, lines: list[str], mention: list[str]) -> Outcome:
+        """A channel message about the game that changes nothing in it."""
+        return Outcome(True, public=lines, mention=mention, game_id=game.id, version=game.row.version,
+                       where=Where(game.row.guild_id, game.row.channel_id))
+
+    @staticmethod
+    def _save_options(tx: Tx, row: GameRow, options: dict[str, Any]) -> None:
+        """Store a table's changed options (clock settings, time away, seats offered to substitutes)."""
+        row.options = json.dumps(options, sort_keys=True)
+        tx.set_status(row, row.status)
 
     def _remind(self, tx: Tx, game: Loaded, prompts: list[PromptRow], moment: datetime) -> Outcome | None:
         """One reminder for overdue decisions without a default, mentioning their holders; pushes their deadlines."""
@@ -1204,6 +1503,12 @@ class Table:
         """Raise TableError unless the caller is the host or a server admin."""
         if cmd.who.user_id != row.host_id and not cmd.who.is_admin:
             raise TableError(f"Only the host or a server admin can {what}.")
+
+
+def _log_line(game: Loaded, row: ActionRow) -> str:
+    """One action of the log in words: '12. Ben: ...', marked when Keywood's stand-in or a timeout chose it."""
+    by = {STANDIN_AUTHOR: " (Keywood's stand-in)", TIMEOUT_AUTHOR: " (no answer in time)"}.get(row.author_id, "")
+    return f"{row.seq}. {game.user_of(row.seat).name}{by}: {game.rename(row.summary)}"
 
 
 def is_computer(user_id: str) -> bool:
