@@ -505,11 +505,14 @@ class Sender:
         user = await self.bot.find_user(row.recipient)
         if user is None:
             return
-        deadline = datetime.fromisoformat(payload["deadline"]) if payload.get("default") is not None else None
+        timed = payload.get("default") is not None or payload.get("clocked")
+        deadline = datetime.fromisoformat(payload["deadline"]) if timed else None
         text = clip(_origin(row) + decision_text(payload["text"], deadline))
+        file: Any = discord.File(io.BytesIO(row.image), filename="table.png") if row.image else discord.utils.MISSING
         if not await asyncio.to_thread(self.bot.table.dms_closed, row.recipient):
             try:
-                await user.send(text, view=prompt_view(payload["prompt"], payload["choices"]), nonce=_nonce(row))
+                await user.send(text, view=prompt_view(payload["prompt"], payload["choices"]), file=file,
+                                nonce=_nonce(row))
                 return
             except discord.Forbidden as exc:
                 if exc.code != CANNOT_DM:

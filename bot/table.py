@@ -106,6 +106,8 @@ class PromptNote:
     version: int
     default: str | None = None
     phrase: str = ""
+    clocked: bool = False  # the deadline is the seat's clock running out
+    with_image: bool = False  # a turn's message carries the table image with its digest
 
 
 @dataclass
@@ -957,7 +959,8 @@ class Table:
             lines.append(f"Your clock runs out at the deadline; then {then} (`away` pauses it).")
         deadline = clocks.ends(timer) if timer else row.deadline
         return PromptNote(row.id, game.id, decision.kind, holder.user_id, row.seat, deadline, "\n".join(lines),
-                          choices, game.row.version, decision.default, decision.phrase)
+                          choices, game.row.version, decision.default, decision.phrase, clocked=timer is not None,
+                          with_image=bool(digest))
 
     @staticmethod
     def _what_each_does(game: Loaded, seat: int, choices: tuple[str, ...]) -> list[str]:
@@ -1545,8 +1548,9 @@ def outbox_rows(outcome: Outcome) -> list[dict[str, Any]]:
     for note in (n for n in outcome.opened if not is_computer(n.user_id)):
         row("decision", note.user_id, {"prompt": note.prompt_id, "text": note.text, "choices": list(note.choices),
                                        "deadline": note.deadline.isoformat(), "default": note.default,
-                                       "kind": note.kind, "phrase": note.phrase,
-                                       "pinged": note.user_id in outcome.mention})
+                                       "kind": note.kind, "phrase": note.phrase, "clocked": note.clocked,
+                                       "pinged": note.user_id in outcome.mention},
+            outcome.image if note.with_image else None)
     return rows
 
 
