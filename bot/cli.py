@@ -124,6 +124,28 @@ def check_games(url: str, game_ids: list[int] | None, write: bool, out: TextIO =
     return 1 if bad else 0
 
 
+def export_game(url: str, game_id: int, out: str | None, stream: TextIO | None = None) -> int:
+    """Write a finished game's replay page and say where and how big; raises Refused, having written nothing, for
+    a missing database or game, or a game that has not ended."""
+    from bot import export
+
+    store = open_store(url, must_exist=True)
+    try:
+        path = Path(out or f"keywood-game-{game_id}.html")
+        if not path.parent.is_dir():
+            raise Refused(f"cannot write {path}: no such folder ({path.parent})")
+        try:
+            size = export.write(store, game_id, path)
+        except export.NoGame:
+            raise Refused(f"no game {game_id} in {sqlite_file(url) or url}; nothing was written") from None
+        except export.ExportError as exc:
+            raise Refused(f"{exc}; nothing was written") from None
+    finally:
+        store.close()
+    print(f"Wrote {path} ({size / 2**20:.2f} MiB, {size} bytes).", file=stream or sys.stdout)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `keywood` console script."""
     parser = argparse.ArgumentParser(prog="keywood", description="Keywood, a Discord referee for Key-series games.")
@@ -158,6 +180,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     patch.add_argument("game", type=int, nargs="*", help="the games to replay (default: every started game)")
     patch.add_argument("--db")
     patch.add_argument("--write", action="store_true", help="store the replayed state of games that differ")
+    exp = sub.add_parser("export", help="write a finished game's replay as one self-contained HTML file")
+    exp.add_argument("game", type=int)
+    exp.add_argument("--db")
+    exp.add_argument("--out", help="the HTML file to write (default keywood-game-N.html)")
     sub.add_parser("run", help="run the Discord bot (needs a token)")
     args = parser.parse_args(argv)
     try:
@@ -178,6 +204,8 @@ def _dispatch(args: argparse.Namespace, config: dict[str, Any]) -> int:
         return check_games(database_url(config, args.db), [args.game], False)
     if args.command == "patch":
         return check_games(database_url(config, args.db), args.game or None, args.write)
+    if args.command == "export":
+        return export_game(database_url(config, args.db), args.game, args.out)
     if args.command == "run" or (args.command is None and token(config)):
         return run_bot(config, args.config)
     return _play(config, args)

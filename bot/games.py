@@ -103,7 +103,11 @@ class Texts:
 
 @dataclass(frozen=True)
 class GameEntry:
-    """Everything Keywood needs to offer one game."""
+    """Everything Keywood needs to offer one game.
+
+    chapter (optional): the part of the game a public view is in, as a short label ('Spring', 'Round 3'); a
+    replay offers a jump to the first step of each.
+    """
 
     id: str
     title: str
@@ -115,6 +119,7 @@ class GameEntry:
     render: Callable[[JSON], bytes] | None = None
     render_scoreboard: Callable[[Scoreboard], bytes] | None = None
     blurb: str = ""
+    chapter: Callable[[JSON], str] | None = None
     table_options: tuple[Option, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -209,6 +214,21 @@ def default() -> GameEntry:
     return next(iter(_REGISTRY.values()))
 
 
+def season_chapter(key: str) -> Callable[[JSON], str]:
+    """A chapter function reading a season's name from a public view's key ('spring' -> 'Spring')."""
+
+    def chapter(view: JSON) -> str:
+        return str(view.get(key) or "").capitalize()
+
+    return chapter
+
+
+def round_chapter(view: JSON) -> str:
+    """'Set-up' before round 1, then 'Round N', from a public view's round number."""
+    number = int(view.get("round") or 0)
+    return f"Round {number}" if number else "Set-up"
+
+
 def _register_builtin() -> None:
     """The games that ship with Keywood."""
     from engine.keyper import GAME as KEYPER
@@ -226,7 +246,7 @@ def _register_builtin() -> None:
         rules=DOCS / "rules" / "keyper.md", rulings=DOCS / "rulings.md",
         options=(Option("unlimited_supply", bool, False, "Lift the resource limits (the designer's own ruling)"),),
         render=keyper_render.render, render_scoreboard=keyper_render.render_scoreboard,
-        blurb="Workers, joiners and four seasons of farming (2-4 players).",
+        blurb="Workers, joiners and four seasons of farming (2-4 players).", chapter=season_chapter("season_name"),
     ))
 
     from engine.keythedral import GAME as KEYTHEDRAL
@@ -246,6 +266,7 @@ def _register_builtin() -> None:
         render=keythedral_render.render, render_scoreboard=keythedral_render.render_scoreboard,
         blurb="Gather stone, timber and more from the fields to buy seats in the Keythedral (2-5 players; "
               "two players is variation one).",
+        chapter=round_chapter,
     ))
 
 
@@ -272,6 +293,7 @@ def _register_builtin() -> None:
         render=keyflower_render.render, render_scoreboard=keyflower_render.render_scoreboard,
         blurb="Bid and work with keyples of four colours through four seasons to build the best village "
               "(2-6 players).",
+        chapter=season_chapter("season"),
     ))
 
 

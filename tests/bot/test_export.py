@@ -1,0 +1,224 @@
+"""Replays after the end (bot/export.py, `keywood export`): finished games of every registered game, played through
+the real Table on a real SQLite file, exported as one self-contained HTML page; games that have not ended are
+refused and nothing is written."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import io
+import json
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
+
+from bot import cli, export, games
+from bot.store import Store
+from bot.table import Table
+from engine import standin
+from engine.core import JSON
+from tests.bot.helpers import ANA, BEN, cmd, count, start_game, url
+
+QUICK = standin.Budget(playouts=1, seconds=None, candidates=1, depth=1)
+SEED = 3
+EXPORTED = [e.id for e in games.all_games() if e.id != "tokens"] + ["tokens"]
+
+
+def finish(table: Table, game: str, seed: int = SEED) -> int:
+    """Ana against one computer seat plays a whole game through the table (her moves drawn as play-outs draw
+    them); returns the finished game's id."""
+    entry = games.get(game)
+    assert table.handle(cmd(ANA, "new", game, options={"seed": seed, "computers": 1})).ok
+    started = table.handle(cmd(ANA, "start"))
+    assert started.ok, started.reply
+    game_id = started.game_id
+    assert game_id is not None
+    rng = random.Random(seed)
+    for _ in range(5000):
+        with table.store.transaction() as tx:
+            row, data = tx.game(game_id), tx.snapshot(game_id)
+        assert row is not None and data is not None
+        if row.status == "finished":
+            return game_id
+        state = entry.engine.from_json(data)
+        legal = entry.engine.legal_actions(state, 0)
+        weights = entry.engine.playout_weights(state, 0, legal)
+        action = rng.choices(legal, weights)[0] if weights else rng.choice(legal)
+        outcome = table.handle(cmd(ANA, "play", entry.engine.format(action)))
+        assert outcome.ok, outcome.reply
+    raise AssertionError(f"{game} did not end")
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, dict[str, int]]]:
+    """One database with a finished game of every registered game: (store, game id by game)."""
+    store = Store(url(tmp_path_factory.mktemp("export") / "finished.db"))
+    table = Table(store, images=False, standin_budget=QUICK)
+    yield store, {game: finish(table, game) for game in EXPORTED}
+    store.close()
+
+
+def picture(view: JSON) -> bytes:
+    """A quick stand-in for a game's table image: the view's waiting line and a colour block drawn from it."""
+    image = Image.new("RGB", (320, 90), (250, 247, 240))
+    draw = ImageDraw.Draw(image)
+    draw.text((8, 8), str(view.get("waiting_for", ""))[:48], fill=(30, 30, 30))
+    digest = hashlib.sha256(json.dumps(view, sort_keys=True).encode()).digest()
+    draw.rectangle((8, 40, 8 + digest[0], 80), fill=(digest[1], digest[2], digest[3]))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def page_data(text: str) -> dict[str, Any]:
+    """The replay data inside an exported page."""
+    found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', text, re.S)
+    assert found is not None
+    return dict(json.loads(found.group(1)))
+
+
+def reconstruct(data: dict[str, Any]) -> list[Image.Image]:
+    """What the page's canvas shows at every step, worked out from its data the way its script draws it."""
+    images = [Image.open(io.BytesIO(_bytes(uri))).convert("RGB") for uri in data["images"]]
+    frames: list[Image.Image] = []
+    shown = Image.new("RGB", (1, 1))
+    for frame in data["frames"]:
+        if "k" in frame:
+            shown = images[frame["k"]].copy()
+        else:
+            if "s" in frame:
+                width, height, top, source, target = frame["s"]
+                shown = export._shifted(shown, height, (top, source, target))
+            for x, y, w, h, sy in frame["r"]:
+                shown.paste(images[frame["p"]].crop((0, sy, w, sy + h)), (x, y))
+        frames.append(shown.copy())
+    return [frames[step[0]] for step in data["steps"]]
+
+
+def _bytes(uri: str) -> bytes:
+    """The bytes of a base64 data: URI."""
+    import base64
+
+    return base64.b64decode(uri.split(",", 1)[1])
+
+
+def _close(shown: Image.Image, wanted: Image.Image) -> bool:
+    """Whether the page's picture is the wanted one to within the noise the packing allows."""
+    return shown.size == wanted.size and max(hi for _, hi in ImageChops.difference(shown, wanted).getextrema()) \
+        <= export.NOISE
+
+
+def private_lines(store: Store, game_id: int) -> set[str]:
+    """Every line the table sent to one person alone in a game (private messages and decisions)."""
+    with store.transaction() as tx:
+        rows = tx.outbox_kinds(game_id, "private") + tx.outbox_kinds(game_id, "decision")
+    return {line.strip() for row in rows for line in json.loads(row.payload)["text"].splitlines() if line.strip()}
+
+
+@pytest.mark.parametrize("game", EXPORTED)
+def test_a_finished_game_exports_one_step_per_action(finished: tuple[Store, dict[str, int]], game: str) -> None:
+    """The page has the start and one step per live action with its public log line, the chapters of the game,
+    the final scoreboard (text and image), no web address and nothing that was only told to one player."""
+    store, ids = finished
+    game_id, entry = ids[game], games.get(game)
+    with store.transaction() as tx:
+        replay = export.collect(tx, game_id)
+        rows = tx.actions(game_id)
+        seats = tx.seats(game_id)
+    text = export.page(replay, render=picture)
+    data = page_data(text)
+    assert len(data["steps"]) == len(rows) + 1 == len(replay.steps)
+    lines = [line for _, line, _ in data["steps"]]
+    assert lines[0] == "" and lines[1:] == [f"{r.seq}. {seats[r.seat].name}: {r.summary}" for r in rows]
+    assert {frame for frame, _, _ in data["steps"]} <= set(range(len(data["frames"])))
+    if entry.chapter:
+        labels = [label for label, _ in data["chapters"]]
+        assert len(labels) > 1 and labels[0] == entry.chapter(replay.steps[0].view)
+        options = [f'<option value="{first}">{html.escape(label)}</option>' for label, first in data["chapters"]]
+        assert all(option in text for option in options)
+    assert "Final score:" in text and all(html.escape(name) in text for name in ("Ana", "Computer 1"))
+    assert ('id="score-image"' in text) == (entry.render_scoreboard is not None)
+    assert not re.search(r"https?://", text, re.I), "the page refers to the network"
+    hidden = private_lines(store, game_id) - set("\n".join(lines).splitlines())
+    assert not [line for line in hidden if len(line) > 12 and line in "\n".join(lines)]
+    pngs = [picture(s.view) for s in replay.steps]
+    palette = export.shared_palette(pngs)
+    for k, shown in enumerate(reconstruct(data)):
+        assert _close(shown, export._indexed(pngs[k], palette).convert("RGB")), f"step {k} is drawn wrong"
+
+
+def test_real_table_images_are_packed_within_the_noise_allowance() -> None:
+    """A Keyper game's first table images (their height changes as offers come and go) are packed into whole
+    images, shifts and changed rectangles, and the page redraws each within NOISE of its palette colours."""
+    entry = games.get("keyper")
+    state = entry.engine.setup(["Ana", "Ben", "Cleo", "Dev"], SEED, {})
+    rng = random.Random(SEED)
+    pngs = [entry.render(entry.engine.view(state, None))] if entry.render else []
+    while len(pngs) < 12 and entry.render:
+        seat = entry.engine.to_act(state)[0]
+        entry.engine.apply_in_place(state, seat, rng.choice(entry.engine.legal_actions(state, seat)))
+        pngs.append(entry.render(entry.engine.view(state, None)))
+    packed = export.pack(pngs)
+    data = {"images": [export.data_uri(b) for b in packed.images], "frames": packed.frames,
+            "steps": [[f, "", ""] for f in packed.steps]}
+    palette = export.shared_palette(pngs)
+    for shown, png in zip(reconstruct(data), pngs, strict=True):
+        assert _close(shown, export._indexed(png, palette).convert("RGB"))
+    assert any("s" in frame for frame in packed.frames), "a change of height was drawn as a shift"
+    assert sum(len(b) for b in packed.images) < sum(len(p) for p in pngs) / 2, "packing saves most of the bytes"
+
+
+def test_the_cli_writes_a_finished_game(finished: tuple[Store, dict[str, int]], tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`keywood export N --db FILE --out PAGE` writes the page and says where and how big (Tokens: quick to draw)."""
+    store, ids = finished
+    out = tmp_path / "tokens.html"
+    assert cli.main(["export", str(ids["tokens"]), "--db", store.url.removeprefix("sqlite:///"),
+                     "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith(f"Wrote {out} (") and "MiB" in said
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and len(page_data(text)["images"]) > 1
+
+
+@pytest.mark.parametrize("stage", ["lobby", "active", "abandoned"])
+def test_a_game_that_has_not_ended_is_refused(db_path: Path, tmp_path: Path, stage: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """A lobby, a running game and an abandoned one are refused, saying why; the CLI exits with 2 and writes
+    nothing."""
+    table = Table(Store(url(db_path)), images=False)
+    if stage == "lobby":
+        assert table.handle(cmd(ANA, "new", "keyper")).ok
+    else:
+        start_game(table, (ANA, BEN))
+        if stage == "abandoned":
+            assert table.handle(cmd(ANA, "abandon")).ok
+    with table.store.transaction() as tx, pytest.raises(export.NotFinished) as refused:
+        export.build(tx, 1)
+    why = {"lobby": "has not started yet", "active": "is still being played", "abandoned": "was abandoned"}[stage]
+    assert why in str(refused.value) and "only a finished game can be exported" in str(refused.value)
+    out = tmp_path / "page.html"
+    assert cli.main(["export", "1", "--db", str(db_path), "--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("keywood export: game 1 ") and why in error and "nothing was written" in error
+    assert not out.exists()
+
+
+def test_an_unknown_game_or_database_is_refused_like_replay(db_path: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """No such game: exit code 2 with 'no game N'; no such database file: exit code 2, and none is created."""
+    Store(url(db_path)).close()
+    with Store(url(db_path)).transaction() as tx, pytest.raises(export.NoGame, match="no game 7"):
+        export.build(tx, 7)
+    assert cli.main(["export", "7", "--db", str(db_path), "--out", str(tmp_path / "x.html")]) == 2
+    assert "no game 7" in capsys.readouterr().err
+    missing = tmp_path / "none.db"
+    assert cli.main(["export", "1", "--db", str(missing), "--out", str(tmp_path / "x.html")]) == 2
+    assert "no database at" in capsys.readouterr().err
+    assert not missing.exists() and not (tmp_path / "x.html").exists()
+    assert count(db_path, "SELECT COUNT(*) FROM games") == 0
