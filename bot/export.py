@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 KEY_EVERY = 30  # a whole image at least every this many changed frames (stepping back redraws from the last one)
 TILE = 32  # changed rectangles are made of squares this many pixels wide
-NOISE = 40  # a colour channel may differ by this much from the true image (palette rounding) without a redraw
+NOISE = 40  # a colour channel may differ by this much from the true image (palette rounding) without a redraw...
+FAINT = 2.0  # ...as long as the square's mean difference stays under this (a faint change of a whole area counts)
 WHOLE = 0.5  # a change covering more than this share of the image is stored as a whole image
 PALETTE_SAMPLES = 12  # images sampled for the shared palette
 BUDGET = 6 * 2**20  # encoded images past this many bytes are re-encoded as lossless WebP, the largest first
@@ -291,11 +292,13 @@ def _indexed(data: bytes, palette: Image.Image) -> Image.Image:
 
 def changed(before: Image.Image, after: Image.Image) -> list[tuple[int, int, int, int]]:
     """The rectangles (left, top, right, bottom), made of TILE-sized squares, where two same-sized RGB images
-    differ by more than NOISE in some channel."""
-    mask = _mask(before, after)
-    if mask.getbbox() is None:
+    differ: some channel of a pixel by more than NOISE, or a square by more than FAINT on average."""
+    difference = _difference(before, after)
+    if difference.getbbox() is None:
         return []
-    tiles = mask.convert("F").reduce(TILE).point(lambda v: v * TILE * TILE).convert("L")  # 0: no pixel changed
+    sharp = difference.point([0] * (NOISE + 1) + [255] * (255 - NOISE)).convert("F").reduce(TILE)
+    faint = difference.convert("F").reduce(TILE).point(lambda v: v * 1000 - FAINT * 1000).convert("L")
+    tiles = ImageChops.lighter(sharp.point(lambda v: v * TILE * TILE).convert("L"), faint)  # 0: unchanged
     flags = list(tiles.tobytes())
     runs: dict[tuple[int, int], tuple[int, int, int, int]] = {}  # (first, last column) -> open rectangle
     boxes: list[tuple[int, int, int, int]] = []
@@ -314,14 +317,17 @@ def changed(before: Image.Image, after: Image.Image) -> list[tuple[int, int, int
 
 
 def changed_box(before: Image.Image, after: Image.Image) -> tuple[int, int, int, int] | None:
-    """The bounding box of what differs by more than NOISE between two same-sized RGB images (None: nothing)."""
-    return _mask(before, after).getbbox()
+    """The bounding box of the TILE squares that differ between two same-sized RGB images (None: nothing)."""
+    boxes = changed(before, after)
+    if not boxes:
+        return None
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
-def _mask(before: Image.Image, after: Image.Image) -> Image.Image:
-    """255 where two same-sized RGB images differ by more than NOISE in some channel, else 0."""
+def _difference(before: Image.Image, after: Image.Image) -> Image.Image:
+    """The largest channel difference of each pixel of two same-sized RGB images, as a greyscale image."""
     red, green, blue = ImageChops.difference(before, after).split()
-    return ImageChops.lighter(ImageChops.lighter(red, green), blue).point([0] * (NOISE + 1) + [255] * (255 - NOISE))
+    return ImageChops.lighter(ImageChops.lighter(red, green), blue)
 
 
 def _runs(flags: list[int]) -> list[tuple[int, int]]:
@@ -430,6 +436,7 @@ button { font: inherit; padding: 4px 10px; border: 1px solid var(--accent); bord
 button:hover:not(:disabled) { background: #f3e8d8; } button:disabled { opacity: 0.4; cursor: default; }
 #counter { margin-left: auto; color: var(--muted); font-variant-numeric: tabular-nums; }
 #slider { width: 100%; } select { font: inherit; padding: 2px; }
+.controls, #slider, label, #line, .hint { flex: 0 0 auto; }
 #line { margin: 0; padding: 8px 10px; background: #fff; border-left: 4px solid var(--accent); min-height: 3em; }
 #log { margin: 0; padding: 0; list-style: none; overflow-y: auto; flex: 1 1 auto; min-height: 120px;
        border: 1px solid var(--line); background: #fff; }
@@ -569,10 +576,10 @@ arrow keys</p></header>
 <div id="stage"><canvas id="board" width="800" height="600" aria-label="The table at this step"></canvas></div>
 <aside>
 <div class="controls">
-<button id="first" type="button" title="The start (Home)">&#x23EE;</button>
+<button id="first" type="button" title="The start (Home)">|&#x25C0;</button>
 <button id="prev" type="button" title="One step back (left arrow)">&#x25C0; Back</button>
 <button id="next" type="button" title="One step forward (right arrow)">Forward &#x25B6;</button>
-<button id="last" type="button" title="The end (End)">&#x23ED;</button>
+<button id="last" type="button" title="The end (End)">&#x25B6;|</button>
 <span id="counter">Step 0 of {last}</span>
 </div>
 <input id="slider" type="range" min="0" max="{last}" value="0" aria-label="Step">
