@@ -3,8 +3,13 @@ record since their own last move, and `log since:me` shows the same on demand. T
 
 from __future__ import annotations
 
-from bot.table import Outcome, Table
-from tests.bot.helpers import ANA, BEN, CLEO, STRANGER, cmd
+import random
+
+from bot import games
+from bot.table import DIGEST_LINES, Outcome, Table, Who
+from tests.bot.helpers import ANA, BEN, CLEO, DEV, STRANGER, cmd
+
+ELI = Who("u-eli", "Eli")
 
 
 def keyflower(table: Table) -> Outcome:
@@ -48,3 +53,56 @@ def test_log_since_me_shows_the_same_on_demand(table: Table) -> None:
     assert table.handle(cmd(CLEO, "log", "since me")).reply.startswith("So far:\n1. Ana: bid alehouse yellow")
     refused = table.handle(cmd(STRANGER, "log", "since:me"))
     assert not refused.ok and refused.reply == "`log since:me` is for the players of this game: you have no seat here."
+
+
+def digest_of(text: str) -> list[str]:
+    """The 'since' heading and numbered lines of a turn message ([] when it has none)."""
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.startswith(("Since your last move", "So far"))), None)
+    if start is None:
+        return []
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i][:1].isdigit()), len(lines))
+    return lines[start:end]
+
+
+def expected_digest(table: Table, game_id: int, seat: int, names: dict[int, str]) -> list[str]:
+    """The log's public lines after the seat's own last action, the last DIGEST_LINES of them, as the digest shows."""
+    with table.store.transaction() as tx:
+        rows = tx.actions(game_id)
+    last = max((r.seq for r in rows if r.seat == seat), default=0)
+    since = [r for r in rows if r.seq > last]
+    return [f"{r.seq}. {names[r.seat]}: {r.summary}" for r in since[-DIGEST_LINES:]]
+
+
+def test_the_digest_is_the_last_public_lines_since_ones_move_and_nothing_private(table: Table) -> None:
+    """Random five-player Keyflower play through the table: every turn message's digest is the log's public lines
+    since the holder's own last move, at most DIGEST_LINES of them (the heading says how many were left out), and
+    carries no private event of those moves; none when the holder's own step was the last action."""
+    engine = games.get("keyflower").engine
+    people = dict(enumerate((ANA, BEN, CLEO, DEV, ELI)))
+    table.handle(cmd(ANA, "new", "keyflower", options={"seed": 12}))
+    for who in (BEN, CLEO, DEV, ELI):
+        table.handle(cmd(who, "join"))
+    game_id = table.handle(cmd(ANA, "start")).game_id
+    assert game_id is not None
+    rng, private, cut, empty = random.Random(5), set[str](), 0, 0
+    for _ in range(150):
+        with table.store.transaction() as tx:
+            data = tx.snapshot(game_id)
+        assert data is not None
+        state = engine.from_json(data)
+        if engine.is_over(state):
+            break
+        seat = engine.to_act(state)[0]
+        action = rng.choice(engine.legal_actions(state, seat))
+        private |= {e.text for e in engine.apply(state, seat, action)[1] if not e.public}
+        outcome = table.handle(cmd(people[seat], "play", engine.format(action)))
+        assert outcome.ok, outcome.reply
+        for note in (n for n in outcome.opened if n.kind == "turn"):
+            shown = digest_of(note.text)
+            wanted = expected_digest(table, game_id, note.seat, {s: w.name for s, w in people.items()})
+            assert shown[1:] == wanted and len(shown) <= DIGEST_LINES + 1, note.text
+            assert not any(p in line for line in shown for p in private), note.text
+            cut += f"(the last {DIGEST_LINES} of" in "".join(shown[:1])
+            empty += note.seat == seat and not shown
+    assert cut and empty and private, "no digest cut short, no turn right after its holder's step, or no secret"

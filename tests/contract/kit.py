@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,10 +16,12 @@ import pytest
 
 from bot import games
 from bot.games import GameEntry
-from engine.core import Game
+from engine.core import Game, Scoreboard
 
 PLAYTHROUGHS = Path(__file__).resolve().parent / "playthroughs"
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
+DENSE = 400  # every step of a play-out is checked up to here; after it, every SPARSE-th (long games stay quick)
+SPARSE = 5
 
 
 def entries() -> list[GameEntry]:
@@ -89,3 +92,32 @@ def digest(game: Game[Any, Any], state: Any) -> str:
     """sha256 of the public view as sorted JSON: what a recorded playthrough compares after each action."""
     text = json.dumps(game.view(state, None), sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def checked(step: int) -> bool:
+    """Whether the per-step checks run at a play-out's step (counted from 1): each of the first DENSE, then every
+    SPARSE-th."""
+    return step <= DENSE or step % SPARSE == 0
+
+
+def round_trip(game: Game[Any, Any], state: Any) -> Any:
+    """JSON round-trip: to_json is JSON-ready and from_json(to_json(s)) serialises the same; returns the data."""
+    data = json.loads(json.dumps(game.to_json(state)))
+    assert game.to_json(game.from_json(data)) == data, "the state does not survive a JSON round-trip"
+    return data
+
+
+def assert_over(game: Game[Any, Any], state: Any) -> None:
+    """The game has ended: nobody to decide or to act, and the public score is final."""
+    assert game.is_over(state)
+    assert game.decisions(state) == [] and game.to_act(state) == []
+    assert game.score(state, None).final
+
+
+def assert_scoreboard(board: Scoreboard, players: Sequence[str]) -> None:
+    """A valid final scoreboard: final, every seat once under its player's name, ranked best first by total."""
+    assert board.final, "the score at the end is not final"
+    assert sorted(p.seat for p in board.players) == list(range(len(players))), "a seat is missing or repeated"
+    assert all(p.name == players[p.seat] for p in board.players), "a seat's score carries another name"
+    totals = [p.total for p in board.players]
+    assert totals == sorted(totals, reverse=True), f"the scoreboard is not ranked best first: {totals}"

@@ -3,7 +3,6 @@ first DENSE steps of a play-out, at every SPARSE-th step, so that a long game su
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -11,11 +10,9 @@ import pytest
 from bot.games import GameEntry
 from engine.core import DECISION_KINDS, Game, IllegalAction, InvalidAction, Playout, replay
 from engine.playout import random_playout
-from tests.contract.kit import Setup, each_game, entries, setups
+from tests.contract.kit import Setup, assert_over, checked, each_game, entries, round_trip, setups
 
 PLAYOUTS = 10  # every player count of a 2-6 game, with its options off and on (kit.setups)
-DENSE = 400  # every step of a play-out is checked up to here; after it, every SPARSE-th (long games stay quick)
-SPARSE = 5
 
 
 class Invariants:
@@ -35,7 +32,7 @@ class Invariants:
         """Check a state about to take (seat, action); remember what apply says the next state is."""
         game = self.game
         self.steps += 1
-        if self.steps > DENSE and self.steps % SPARSE:
+        if not checked(self.steps):
             self.expected = None
             return
         data = self.check_json(state)
@@ -50,19 +47,13 @@ class Invariants:
 
     def finish(self, state: Any) -> None:
         """Check the final state: over, nobody to decide, and the same as apply's last result."""
-        game = self.game
-        assert game.is_over(state)
+        assert_over(self.game, state)
         data = self.check_json(state)
         assert self.expected is None or data == self.expected
-        assert game.decisions(state) == [] and game.to_act(state) == []
-        assert game.score(state, None).final
 
     def check_json(self, state: Any) -> Any:
-        """JSON round-trip: to_json is JSON-ready and from_json(to_json(s)) serialises the same; returns the data."""
-        game = self.game
-        data = json.loads(json.dumps(game.to_json(state)))
-        assert game.to_json(game.from_json(data)) == data, "the state does not survive a JSON round-trip"
-        return data
+        """JSON round-trip (kit.round_trip); returns the data."""
+        return round_trip(self.game, state)
 
     def check_decisions(self, state: Any) -> None:
         """Decisions: must seats are to_act in order, each seat once, defaults answerable, nobody stuck."""
