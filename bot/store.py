@@ -321,9 +321,9 @@ class Tx:
     def actions_since(self, game_id: int, seat: int, not_by: tuple[str, ...] = ()) -> list[ActionRow]:
         """The live actions after a seat's own last live action (all of them if it has not acted), oldest first;
         an action of the seat whose author is in not_by (the stand-in's, a timeout's) does not count as its own."""
-        mine = [r.seq for r in self.actions(game_id) if r.seat == seat and r.author_id not in not_by]
-        last = max(mine, default=0)
-        return [r for r in self.actions(game_id) if r.seq > last]
+        rows = self.actions(game_id)
+        last = max((r.seq for r in rows if r.seat == seat and r.author_id not in not_by), default=0)
+        return [r for r in rows if r.seq > last]
 
     def recent_actions(self, game_id: int, limit: int) -> list[ActionRow]:
         """The last few live actions, oldest first."""
