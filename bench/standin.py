@@ -67,16 +67,30 @@ def main() -> None:
     parser.add_argument("--opponent", default="random", choices=("random", "greedy"))
     parser.add_argument("--playouts", type=int, default=standin.Budget().playouts)
     parser.add_argument("--seconds", type=float, default=standin.Budget().seconds)
-    parser.add_argument("--depth", type=int, default=None, help="actions per play-out before judging (default: all)")
+    parser.add_argument("--candidates", type=int, default=standin.Budget().candidates)
+    parser.add_argument("--depth", type=int, default=standin.Budget().depth,
+                        help="actions per play-out before judging (default: the Budget's)")
+    parser.add_argument("--full", action="store_true", help="play-outs to the end of the game (no depth)")
+    parser.add_argument("--greedy", type=float, default=standin.Budget().greedy, help="share of greedy play-out steps")
+    parser.add_argument("--sample", type=int, default=standin.Budget().sample, help="actions a greedy step compares")
+    parser.add_argument("--prior", type=float, default=standin.Budget().prior, help="weight of the immediate gain")
+    parser.add_argument("--verbose", action="store_true", help="print each game's result as it ends")
     args = parser.parse_args()
     game = games.get(args.game).engine
-    budget = standin.Budget(playouts=args.playouts, seconds=args.seconds, depth=args.depth)
+    budget = standin.Budget(playouts=args.playouts, seconds=args.seconds, candidates=args.candidates,
+                            depth=None if args.full else args.depth, greedy=args.greedy, sample=args.sample,
+                            prior=args.prior)
     times: list[float] = []
-    wins = sum(one_game(game, args.players, args.seed + k, args.opponent, budget, times) for k in range(args.games))
+    wins = 0
+    for k in range(args.games):
+        won = one_game(game, args.players, args.seed + k, args.opponent, budget, times)
+        wins += won
+        if args.verbose:
+            print(f"game {k + 1} (seed {args.seed + k}): {'won' if won else 'lost'}; {wins} of {k + 1}", flush=True)
     times.sort()
     p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
-    print(f"{args.game}, {args.players} players, {args.games} games against {args.opponent} seats; budget "
-          f"{args.playouts} play-outs / {args.seconds} s" + (f", depth {args.depth}" if args.depth else ""))
+    print(f"{args.game}, {args.players} players, {args.games} games (seeds {args.seed}..{args.seed + args.games - 1}) "
+          f"against {args.opponent} seats; budget {budget}")
     print(f"stand-in won {wins} of {args.games} ({100 * wins / args.games:.0f}%; fair share "
           f"{100 / args.players:.0f}%); decisions {len(times)}, median {statistics.median(times) * 1000:.0f} ms, "
           f"p95 {p95 * 1000:.0f} ms")

@@ -3,9 +3,15 @@
 It plays for a seat whose clock ran out, for a computer seat, or at `keywood play --computer N`. The method is
 flat Monte-Carlo over sampled worlds: the hidden information is drawn again with `game.resample_hidden(state, seat,
 seed)` (a function of what the seat sees and the seed alone, checked by the contract kit), each candidate action is
-tried in such worlds, the game is played out to its end with the game's own play-out policy, and the candidate with
-the best mean result for the seat is chosen. The real state's hidden information is never read: the worlds would
-be the same whatever it was.
+tried in such worlds, the game is played on (to its end, or for `Budget.depth` actions and then judged by the public
+projected score), and the candidate with the best mean result for the seat is chosen. The real state's hidden
+information is never read: the worlds would be the same whatever it was.
+
+Play-outs follow the game's play-out weights, but a share of their steps (`Budget.greedy`) is one-step greedy: the
+acting seat takes the best, by its immediate projected score, of a few actions drawn by those weights, so that the
+simulated opponents resemble real ones. Candidates are the best legal actions by the seat's immediate projected
+score (screened in a world the seat can see) plus a few drawn by the play-out weights; that immediate gain also
+breaks near ties between candidates (`Budget.prior`).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import EngineError, Game, Rng
-from engine.playout import MAX_STEPS, pick, weighted
+from engine.playout import MAX_STEPS, weighted
 
 SCREENED = 40  # legal actions whose immediate projected score is looked at when there are many
 WIN = 1.0  # a win is worth this much; the score margin only separates equal chances (MARGIN per point)
@@ -24,81 +30,138 @@ MARGIN = 0.002
 
 @dataclass(frozen=True)
 class Budget:
-    """How much thinking one decision gets: play-outs at most, seconds at most (None: play-outs alone decide, as
-    tests want), how many candidate actions are tried when there are more, and how many actions a play-out runs
-    before it is judged by the public projected score (None: to the end of the game)."""
+    """How much thinking one decision gets.
+
+    playouts: play-outs at most; seconds: seconds at most (None: play-outs alone decide, as tests want);
+    candidates: how many candidate actions are tried when there are more; depth: how many actions a play-out runs
+    before it is judged by the public projected score (None: to the end of the game); greedy: the share of
+    play-out steps that are one-step greedy (the best of `sample` actions drawn by the play-out weights, by the
+    acting seat's projected score) rather than drawn by the weights; prior: the weight, in MARGIN units per point,
+    of a candidate's immediate projected gain added to its mean play-out result; screened: how many legal actions
+    are ranked by their immediate projected score when there are more than `candidates`.
+    """
 
     playouts: int = 64
     seconds: float | None = 0.25
     candidates: int = 8
-    depth: int | None = None
+    depth: int | None = 12
+    greedy: float = 0.5
+    sample: int = 3
+    prior: float = 1.0
+    screened: int = SCREENED
 
 
 def choose(game: Game[Any, Any], state: Any, seat: int, *, seed: int, budget: Budget = Budget()) -> Any:
-    """The stand-in's action for the seat; raises ValueError when the seat has no legal action."""
+    """The stand-in's action for the seat; raises ValueError when the seat has no legal action.
+
+    With a time budget the clock is strict: screening stops at half of it, a play-out still running at the deadline
+    is dropped, and candidates are tried best-first by their immediate gain, so that a busy machine gets a
+    greedier choice rather than a late one (with no play-out finished, the best immediate gain is chosen)."""
     legal = game.legal_actions(state, seat)
     if not legal:
         raise ValueError(f"seat {seat} has no legal action")
     if len(legal) == 1:
         return legal[0]
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds  # screening counts too
+    start = time.perf_counter()
+    deadline = None if budget.seconds is None else start + budget.seconds  # screening counts too
     rng = Rng.from_seed(seed)
-    candidates = _candidates(game, state, seat, legal, budget.candidates, rng)
+    screen_until = None if budget.seconds is None else start + budget.seconds / 2
+    candidates, gains = _candidates(game, state, seat, legal, budget, rng, screen_until)
+    order = sorted(range(len(candidates)), key=lambda i: (-gains[i], i))  # best immediate gain first
     totals = [0.0] * len(candidates)
     tries = [0] * len(candidates)
     for k in range(max(budget.playouts, len(candidates))):
-        if k >= len(candidates) and deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and time.perf_counter() > deadline:
             break
-        i = k % len(candidates)
+        i = order[k % len(candidates)]
         world = game.resample_hidden(state, seat, rng.next64() >> 1)
-        value = _try(game, world, seat, candidates[i], rng, budget.depth)
+        value = _try(game, world, seat, candidates[i], rng, budget, deadline)
         if value is not None:
             totals[i] += value
             tries[i] += 1
-    means = [totals[i] / tries[i] if tries[i] else float("-inf") for i in range(len(candidates))]
-    return candidates[max(range(len(candidates)), key=lambda i: (means[i], -i))]
+    if not any(tries):
+        return candidates[order[0]]
+    means = [totals[i] / tries[i] + budget.prior * MARGIN * gains[i] if tries[i] else float("-inf")
+             for i in range(len(candidates))]
+    return candidates[max(range(len(candidates)), key=lambda i: (means[i], gains[i], -i))]
 
 
-def _candidates(game: Game[Any, Any], state: Any, seat: int, legal: list[Any], most: int, rng: Rng) -> list[Any]:
-    """Up to `most` legal actions (all when few): half the best by the seat's immediate projected score among a
-    sample of SCREENED, the rest drawn by the game's play-out weights."""
-    if len(legal) <= most:
-        return list(legal)
+def _candidates(game: Game[Any, Any], state: Any, seat: int, legal: list[Any], budget: Budget, rng: Rng,
+                until: float | None = None) -> tuple[list[Any], list[float]]:
+    """Up to `budget.candidates` legal actions (all when few) and the seat's immediate projected gain for each: the
+    best by that gain among a sample of `budget.screened` drawn by the play-out weights, and a quarter of them
+    drawn by those weights alone. Past `until` (a perf_counter time), no more actions are screened."""
+    world = game.resample_hidden(state, seat, rng.next64() >> 1)  # judged in a world the seat can see, not the real
+    base = _own(game, world, seat)
+    if len(legal) <= budget.candidates:
+        return list(legal), [_projected(game, world, seat, a) - base for a in legal]
     weights = list(game.playout_weights(state, seat, legal) or [1.0] * len(legal))
     pool = list(range(len(legal)))
     drawn: list[int] = []
-    while pool and len(drawn) < SCREENED:
+    while pool and len(drawn) < max(budget.screened, budget.candidates):
         j = weighted([weights[p] for p in pool], rng)
         drawn.append(pool.pop(j))
-    world = game.resample_hidden(state, seat, rng.next64() >> 1)  # judged in a world the seat can see, not the real
-    gains = {i: _projected(game, world, seat, legal[i]) for i in drawn}
-    best = sorted(drawn, key=lambda i: -gains[i])[:most // 2]
-    rest = [i for i in drawn if i not in best][:most - len(best)]
-    return [legal[i] for i in sorted(best + rest)]
+    gains: dict[int, float] = {}
+    for i in drawn:
+        if until is not None and len(gains) >= budget.candidates and time.perf_counter() > until:
+            break
+        gains[i] = _projected(game, world, seat, legal[i]) - base
+    drawn = list(gains)
+    keep = budget.candidates - budget.candidates // 4
+    best = sorted(drawn, key=lambda i: -gains[i])[:keep]
+    rest = [i for i in drawn if i not in best][:budget.candidates - len(best)]
+    chosen = sorted(best + rest)
+    return [legal[i] for i in chosen], [gains[i] for i in chosen]
+
+
+def _own(game: Game[Any, Any], state: Any, seat: int) -> float:
+    """The seat's projected total as it sees it."""
+    return float(next(p.total for p in game.score(state, seat).players if p.seat == seat))
 
 
 def _projected(game: Game[Any, Any], state: Any, seat: int, action: Any) -> float:
-    """The seat's public projected total right after the action (the one-step greedy player's measure)."""
+    """The seat's projected total right after the action (the one-step greedy player's measure)."""
     try:
         after, _ = game.apply(state, seat, action)
     except EngineError:
         return float("-inf")
-    return float(next(p.total for p in game.score(after, None).players if p.seat == seat))
+    return _own(game, after, seat)
 
 
-def _try(game: Game[Any, Any], world: Any, seat: int, action: Any, rng: Rng, depth: int | None = None
-         ) -> float | None:
-    """The seat's result when it plays `action` in this world and the game is played out (to its end, or for
-    `depth` actions and then judged by the public projected score); None when the action does not apply there."""
+def _step(game: Game[Any, Any], world: Any, rng: Rng, budget: Budget) -> None:
+    """One play-out step: a seat to act, and its action drawn by the play-out weights or, for a `greedy` share of
+    steps, the best by its projected score of `sample` so drawn."""
+    seats = game.to_act(world)
+    if not seats:
+        raise RuntimeError("nobody can act but the game is not over")
+    who = seats[rng.below(len(seats))]
+    options = game.legal_actions(world, who)
+    if not options:
+        raise RuntimeError(f"seat {who} must act but has no legal action")
+    weights = game.playout_weights(world, who, options) or [1.0] * len(options)
+    index = weighted(weights, rng)
+    if len(options) > 1 and budget.greedy > 0 and rng.below(1 << 20) < budget.greedy * (1 << 20):
+        drawn = {index} | {weighted(weights, rng) for _ in range(budget.sample - 1)}
+        if len(drawn) > 1:
+            index = max(sorted(drawn), key=lambda j: _projected(game, world, who, options[j]))
+    game.apply_choice(world, who, options, index)
+
+
+def _try(game: Game[Any, Any], world: Any, seat: int, action: Any, rng: Rng, budget: Budget,
+         deadline: float | None = None) -> float | None:
+    """The seat's result when it plays `action` in this world and the game is played on (to its end, or for
+    `budget.depth` actions and then judged by the public projected score); None when the action does not apply
+    or the deadline (a perf_counter time) passes first."""
     try:
         game.apply_in_place(world, seat, action)
     except EngineError:
         return None
     for step in range(MAX_STEPS):
-        if game.is_over(world) or (depth is not None and step >= depth):
+        if game.is_over(world) or (budget.depth is not None and step >= budget.depth):
             return value(game, world, seat)
-        who, options, index = pick(game, world, rng)
-        game.apply_choice(world, who, options, index)
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+        _step(game, world, rng, budget)
     return None
 
 

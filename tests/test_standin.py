@@ -13,7 +13,8 @@ from engine.core import Rng
 from engine.playout import pick
 from tests.contract.kit import each_game
 
-QUICK = standin.Budget(playouts=12, seconds=None, candidates=4)  # deterministic: play-outs alone decide
+QUICK = standin.Budget(playouts=12, seconds=None, candidates=4)  # deterministic: play-outs alone decide (depth,
+# greedy steps and prior as by default)
 
 
 def states(entry: GameEntry, steps: tuple[int, ...] = (0, 7, 31)) -> list[Any]:
@@ -111,3 +112,26 @@ def test_a_shallow_budget_judges_by_the_projected_score(entry: GameEntry) -> Non
     top = [s for s, t in totals.items() if t == max(totals.values())]
     won = standin.WIN / len(top) if seat in top else 0.0
     assert standin.value(game, state, seat) == pytest.approx(won + standin.MARGIN * (totals[seat] - others))
+
+
+@each_game()
+def test_no_time_left_still_gives_a_legal_action(entry: GameEntry) -> None:
+    """A strict clock: with no time at all, no play-out runs and the best immediate gain is chosen; still legal."""
+    game = entry.engine
+    for state in states(entry):
+        seat = deciding(entry, state)
+        hurried = standin.Budget(seconds=0.0)
+        assert standin.choose(game, state, seat, seed=6, budget=hurried) in game.legal_actions(state, seat)
+
+
+@each_game()
+def test_flat_random_play_outs_to_the_end_still_work(entry: GameEntry) -> None:
+    """Budget(depth=None, greedy=0.0, prior=0.0) is the first stand-in: play-outs to the end by the play-out
+    weights alone; deterministic and blind to what is hidden like the default."""
+    game = entry.engine
+    plain = standin.Budget(playouts=3, seconds=None, candidates=3, depth=None, greedy=0.0, prior=0.0)
+    state = states(entry)[-1]
+    seat = deciding(entry, state)
+    choice = standin.choose(game, state, seat, seed=8, budget=plain)
+    assert choice in game.legal_actions(state, seat)
+    assert standin.choose(game, game.resample_hidden(state, seat, 77), seat, seed=8, budget=plain) == choice
