@@ -327,6 +327,7 @@ class Keywood(discord.Client):
             log.exception("sending the outbox failed")
             failed = set()
         reply = outcome.reply or ("Done." if outcome.ok else "That did not work.")
+        reply = self._fits(interaction, outcome, reply)
         if outcome.where is not None and outcome.where.channel_id in failed:
             reply += "\n(Keywood could not post in the game's channel; check its permissions there.)"
         view: Any = discord.utils.MISSING
@@ -341,6 +342,19 @@ class Keywood(discord.Client):
             await interaction.followup.send(f"Your DMs are closed. {HOW_TO_OPEN_DMS}", ephemeral=True)
         return outcome
 
+    @staticmethod
+    def _fits(interaction: discord.Interaction[Any], outcome: Outcome, reply: str) -> str:
+        """The reply, with a file too large for this server's uploads taken off and the reason said instead."""
+        if outcome.attachment is None:
+            return reply
+        limit = interaction.guild.filesize_limit if interaction.guild else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
+        size = len(outcome.attachment[1])
+        if size <= limit:
+            return reply
+        outcome.attachment = None
+        return (f"The replay is {size / 2**20:.1f} MiB, more than this server's upload limit of {limit / 2**20:.0f} "
+                f"MiB. Whoever runs Keywood can write it with `keywood export {outcome.game_id}`.")
+
     async def _dms_open(self, interaction: discord.Interaction[Any]) -> bool:
         """After a seat was taken: DM the player once to see (and record) whether private prompts can reach them."""
         seated = "You are seated; decisions you make outside your turn (and your private view) will come here."
@@ -348,7 +362,11 @@ class Keywood(discord.Client):
 
     @staticmethod
     def _image(outcome: Outcome) -> Any:
-        """A reading command's board image as an attachment (images of actions go with the channel message)."""
+        """A reading command's board image (or a file for the caller, such as a replay) as an attachment (images of
+        actions go with the channel message)."""
+        if outcome.attachment is not None:
+            name, data = outcome.attachment
+            return discord.File(io.BytesIO(data), filename=name)
         if outcome.image is None or outcome.public or not outcome.ok:
             return discord.utils.MISSING
         return discord.File(io.BytesIO(outcome.image), filename="table.png")
@@ -627,7 +645,8 @@ def register_commands(bot: Keywood) -> None:
     for verb, text in (("leave", "Leave the table before the game starts"), ("start", "Start the game (host)"),
                        ("board", "Show the table"), ("hand", "Your private view: fairs, tiles, choices"),
                        ("score", "The score so far, or the final score"),
-                       ("undo", "Take back your own last action"), ("abandon", "End the game (host or admin)")):
+                       ("undo", "Take back your own last action"), ("abandon", "End the game (host or admin)"),
+                       ("export", "The finished game as one HTML replay, step by step (after its end)")):
         _simple(tree, bot, verb, text)
 
     @tree.command(name="log", description="The recent actions; since:me, what happened since your last move")

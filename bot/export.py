@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image, ImageChops, features
 
 from bot import describe, games
-from engine.core import JSON, Playout, Scoreboard
+from engine.core import JSON, Scoreboard
 
 if TYPE_CHECKING:
     from bot.store import ActionRow, Store, Tx
@@ -150,16 +150,12 @@ def _not_finished(game_id: int, status: str) -> str:
             "ended could show what is still hidden")
 
 
-def playout(game: Loaded, rows: list[ActionRow]) -> Playout:
-    """A stored game's record up to some log rows: the names the engine knows, the seed, its options."""
-    names = game.options.get("names") or [s.name for s in game.seats]
-    return Playout(names, game.row.seed, game.entry.engine_options(game.options), [(r.seat, r.notation) for r in rows])
-
-
 def _replay(game: Loaded, rows: list[ActionRow]) -> tuple[list[Step], Any]:
     """The public steps of a game (the start, then one per live log row) and the final state."""
+    from bot.table import log_line, record_of
+
     engine, chapter = game.engine, game.entry.chapter
-    record = playout(game, rows)
+    record = record_of(game, rows)
     state = engine.setup(record.players, record.seed, record.options)
 
     def step(line: str) -> Step:
@@ -169,7 +165,7 @@ def _replay(game: Loaded, rows: list[ActionRow]) -> tuple[list[Step], Any]:
     steps = [step("")]
     for row, (seat, text) in zip(rows, record.actions, strict=True):
         engine.apply_in_place(state, seat, engine.parse(state, seat, text))
-        steps.append(step(f"{row.seq}. {game.user_of(row.seat).name}: {game.rename(row.summary)}"))
+        steps.append(step(log_line(game, row)))
     return steps, state
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import clocks, describe, games
+from bot import clocks, describe, export, games
 from bot.clocks import Clock
 from bot.games import GameEntry, OptionError
 from bot.store import ActionRow, GameRow, OutboxRow, PromptRow, SeatRow, Store, Tx, aware, now
@@ -135,6 +135,7 @@ class Outcome:
     reply_prompt: int | None = None
     reply_choices: list[str] = field(default_factory=list)
     outbox: list[OutboxRow] = field(default_factory=list)
+    attachment: tuple[str, bytes] | None = None  # a file for the caller alone (an exported replay): name, content
 
 
 class TableError(Exception):
@@ -257,9 +258,11 @@ class Table:
 
     def handle(self, command: Command) -> Outcome:
         """Carry out one command in one transaction with its outbox rows; a refusal changes nothing."""
+        if command.verb == "export":
+            return self.export(command)
         handler = self._verbs.get(command.verb)
         if handler is None:
-            verbs = ", ".join(sorted(self._verbs))
+            verbs = ", ".join(sorted([*self._verbs, "export"]))
             return Outcome(False, f"Unknown command '{command.verb}'. Commands: {verbs}.")
         moment = command.at or now()
         try:
@@ -270,6 +273,23 @@ class Table:
         except (TableError, EngineError) as exc:
             return Outcome(False, _error_text(exc), where=command.where)
         return outcome
+
+    def export(self, command: Command) -> Outcome:
+        """The channel's finished game as one self-contained HTML replay page, for the caller alone; refuses a game
+        that has not ended. Its log is read in a short transaction and the page drawn after it (drawing takes a
+        while, and must not hold the store's write lock)."""
+        try:
+            with self.store.transaction() as tx:
+                row = self._latest_game(tx, command)
+                assert row.id is not None
+                replay = export.collect(tx, row.id)
+        except (TableError, export.ExportError) as exc:
+            return Outcome(False, describe.capitalise(str(exc)) + ("." if not str(exc).endswith(".") else ""),
+                           where=command.where)
+        page = export.page(replay).encode("utf-8")
+        return Outcome(True, f"The replay of this {replay.title} game: {len(replay.steps) - 1} actions, step by step "
+                             "(open the file in a browser).", attachment=(f"keywood-game-{row.id}.html", page),
+                       game_id=row.id, where=command.where)
 
     # lobby
     def _new(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
@@ -1129,7 +1149,7 @@ class Table:
                 raise TableError("`log since:me` is for the players of this game: you have no seat here.")
             since = self._digest(tx, game, seat, limit=LOG_LINES)
             return Outcome(True, "\n".join(since) or "Nothing has happened since your last move.", game_id=game.id)
-        lines = [_log_line(game, r) for r in tx.recent_actions(game.id, LOG_LINES)]
+        lines = [log_line(game, r) for r in tx.recent_actions(game.id, LOG_LINES)]
         return Outcome(True, "\n".join(lines) or "Nothing has happened yet.", game_id=game.id)
 
     @staticmethod
@@ -1141,7 +1161,7 @@ class Table:
         shown = rows[-limit:]
         more = f" (the last {len(shown)} of {len(rows)})" if len(rows) > len(shown) else ""
         head = f"Since your last move{more}:" if len(rows) < len(tx.actions(game.id)) else f"So far{more}:"
-        return [head] + [_log_line(game, r) for r in shown]
+        return [head] + [log_line(game, r) for r in shown]
 
     def _score(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """The final or projected score, as the caller may know it."""
@@ -1201,7 +1221,7 @@ class Table:
             raise TableError("You can only take back your own last action, and only before anyone else acts.")
         if seat not in game.engine.to_act(game.state):
             raise TableError("Play has passed to another player; that action stands.")
-        before = replay(game.engine, self._playout(game, kept))
+        before = replay(game.engine, record_of(game, kept))
         if game.engine.is_undo_barrier(before, game.state):
             raise TableError("That action drew something at random or revealed something hidden; it cannot be "
                              "undone.")
@@ -1214,13 +1234,6 @@ class Table:
         outcome = self._after_change(tx, game, moment, [f"{cmd.who.name} takes back '{taken[0].notation}'."])
         outcome.reply = "Undone."
         return outcome
-
-    def _playout(self, game: Loaded, rows: list[Any]) -> Playout:
-        """The game's record up to some actions, for replay."""
-        options = game.options
-        names = options.get("names") or [s.name for s in game.seats]
-        return Playout(names, game.row.seed, game.entry.engine_options(options),
-                       [(r.seat, r.notation) for r in rows])
 
     def _render(self, entry: GameEntry, view: dict[str, Any] | None) -> bytes | None:
         """The table image of a public view, when images are on and the game has a renderer."""
@@ -1235,7 +1248,7 @@ class Table:
                 return "no state", "no such running or finished game"
             game = self._load(tx, row)
             try:
-                replayed = replay(game.engine, self._playout(game, tx.actions(game.id)))
+                replayed = replay(game.engine, record_of(game, tx.actions(game.id)))
             except EngineError as exc:
                 return "fails", _error_text(exc)
             if game.engine.to_json(replayed) == game.engine.to_json(game.state):
@@ -1508,7 +1521,13 @@ class Table:
             raise TableError(f"Only the host or a server admin can {what}.")
 
 
-def _log_line(game: Loaded, row: ActionRow) -> str:
+def record_of(game: Loaded, rows: list[ActionRow]) -> Playout:
+    """A stored game's record up to some log rows, for replay: the names the engine knows, the seed, its options."""
+    names = game.options.get("names") or [s.name for s in game.seats]
+    return Playout(names, game.row.seed, game.entry.engine_options(game.options), [(r.seat, r.notation) for r in rows])
+
+
+def log_line(game: Loaded, row: ActionRow) -> str:
     """One action of the log in words: '12. Ben: ...', marked when Keywood's stand-in or a timeout chose it."""
     by = {STANDIN_AUTHOR: " (Keywood's stand-in)", TIMEOUT_AUTHOR: " (no answer in time)"}.get(row.author_id, "")
     return f"{row.seq}. {game.user_of(row.seat).name}{by}: {game.rename(row.summary)}"

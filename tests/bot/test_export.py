@@ -22,7 +22,7 @@ from bot.store import Store
 from bot.table import Table
 from engine import standin
 from engine.core import JSON
-from tests.bot.helpers import ANA, BEN, cmd, count, start_game, url
+from tests.bot.helpers import ANA, BEN, ELSEWHERE, cmd, count, start_game, url
 
 QUICK = standin.Budget(playouts=1, seconds=None, candidates=1, depth=1)
 SEED = 3
@@ -134,7 +134,10 @@ def test_a_finished_game_exports_one_step_per_action(finished: tuple[Store, dict
     data = page_data(text)
     assert len(data["steps"]) == len(rows) + 1 == len(replay.steps)
     lines = [line for _, line, _ in data["steps"]]
-    assert lines[0] == "" and lines[1:] == [f"{r.seq}. {seats[r.seat].name}: {r.summary}" for r in rows]
+    marks = {"standin": " (Keywood's stand-in)"}  # the log says which moves Keywood's stand-in chose
+    assert lines[0] == "" and lines[1:] == [f"{r.seq}. {seats[r.seat].name}{marks.get(r.author_id, '')}: {r.summary}"
+                                            for r in rows]
+    assert any(marks["standin"] in line for line in lines), "the computer seat's moves are marked"
     assert {frame for frame, _, _ in data["steps"]} <= set(range(len(data["frames"])))
     if entry.chapter:
         labels = [label for label, _ in data["chapters"]]
@@ -222,3 +225,32 @@ def test_an_unknown_game_or_database_is_refused_like_replay(db_path: Path, tmp_p
     assert "no database at" in capsys.readouterr().err
     assert not missing.exists() and not (tmp_path / "x.html").exists()
     assert count(db_path, "SELECT COUNT(*) FROM games") == 0
+
+
+def test_the_table_gives_the_replay_to_the_caller_alone(finished: tuple[Store, dict[str, int]]) -> None:
+    """`export` at the table: the channel's finished game (here the last one played in it) comes back as a file for
+    the caller alone, with nothing queued for anyone else."""
+    store, ids = finished
+    table = Table(store, images=False)
+    outcome = table.handle(cmd(BEN, "export"))
+    assert outcome.ok and outcome.outbox == [] and outcome.public == []
+    assert outcome.attachment is not None
+    name, content = outcome.attachment
+    game_id = ids[EXPORTED[-1]]
+    assert name == f"keywood-game-{game_id}.html"
+    with store.transaction() as tx:
+        actions = len(tx.actions(game_id))
+    assert outcome.reply == f"The replay of this Tokens game: {actions} actions, step by step (open the file in a " \
+                            "browser)."
+    assert len(page_data(content.decode("utf-8"))["steps"]) == actions + 1
+
+
+def test_the_table_refuses_a_replay_while_the_game_runs(table: Table) -> None:
+    """`export` during a game says why it is refused and queues nothing."""
+    start_game(table, (ANA, BEN))
+    outcome = table.handle(cmd(BEN, "export"))
+    assert not outcome.ok and outcome.attachment is None and outcome.outbox == []
+    assert outcome.reply == ("Game 1 is still being played: only a finished game can be exported, since a replay of "
+                             "a game that has not ended could show what is still hidden.")
+    empty = table.handle(cmd(BEN, "export", where=ELSEWHERE))
+    assert not empty.ok and empty.reply == "There is no game in this channel. Start one with `new`."

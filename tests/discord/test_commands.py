@@ -22,7 +22,7 @@ from tests.discord_fake import FakeDiscord, run_client, running_fake
 from tests.discord_fake import payloads as p
 
 TABLE_COMMANDS = {"new", "join", "leave", "start", "play", "check", "board", "hand", "log", "score", "undo",
-                  "clock", "away", "sub", "standin",
+                  "clock", "away", "sub", "standin", "export",
                   "abandon", "kick", "keywood-settings"}
 ANYWHERE = {"rules", "games"}
 GUILD, BOT_DM = 0, 1
