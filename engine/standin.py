@@ -10,8 +10,9 @@ information is never read: the worlds would be the same whatever it was.
 Play-outs follow the game's play-out weights, but a share of their steps (`Budget.greedy`) is one-step greedy: the
 acting seat takes the best, by its immediate projected score, of a few actions drawn by those weights, so that the
 simulated opponents resemble real ones. Candidates are the best legal actions by the seat's immediate projected
-score (screened in a world the seat can see) plus a few drawn by the play-out weights; that immediate gain also
-breaks near ties between candidates (`Budget.prior`).
+score (screened in a world the seat can see) plus a few drawn by the play-out weights; that immediate gain is also
+added to a candidate's mean result (`Budget.prior`: by default a point now is worth 0.05 of a win), since the few
+short play-outs a decision can afford are noisy and immediate points decide much of these games.
 """
 
 from __future__ import annotations
@@ -42,12 +43,12 @@ class Budget:
     """
 
     playouts: int = 64
-    seconds: float | None = 0.25
+    seconds: float | None = 0.2
     candidates: int = 8
     depth: int | None = 12
     greedy: float = 0.5
     sample: int = 3
-    prior: float = 1.0
+    prior: float = 25.0
     screened: int = SCREENED
 
 
