@@ -36,11 +36,16 @@ def greedy(game: Game[Any, Any], state: Any, seat: int, chooser: Rng) -> Any:
 
 
 def one_game(game: Game[Any, Any], players: int, seed: int, opponent: str, budget: standin.Budget,
-             times: list[float]) -> bool:
-    """Play one game, the stand-in at seat 0; whether it finished first (alone or shared)."""
+             times: list[float], max_actions: int | None = None) -> bool | None:
+    """Play one game, the stand-in at seat 0; whether it finished first (alone or shared); None when the game did
+    not end within max_actions actions (it is then left unfinished, neither won nor lost)."""
     state = game.setup([f"P{i + 1}" for i in range(players)], seed, None)
     chooser = Rng.from_seed(seed)
+    actions = 0
     while not game.is_over(state):
+        if max_actions is not None and actions >= max_actions:
+            return None
+        actions += 1
         seats = game.to_act(state)
         seat = 0 if 0 in seats else seats[chooser.below(len(seats))]
         if seat == 0:
@@ -75,23 +80,31 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=standin.Budget().sample, help="actions a greedy step compares")
     parser.add_argument("--prior", type=float, default=standin.Budget().prior, help="weight of the immediate gain")
     parser.add_argument("--verbose", action="store_true", help="print each game's result as it ends")
+    parser.add_argument("--max-actions", type=int, default=None,
+                        help="leave a game unfinished after this many actions (reported apart, not counted)")
     args = parser.parse_args()
     game = games.get(args.game).engine
     budget = standin.Budget(playouts=args.playouts, seconds=args.seconds, candidates=args.candidates,
                             depth=None if args.full else args.depth, greedy=args.greedy, sample=args.sample,
                             prior=args.prior)
     times: list[float] = []
-    wins = 0
+    wins = unfinished = 0
     for k in range(args.games):
-        won = one_game(game, args.players, args.seed + k, args.opponent, budget, times)
-        wins += won
+        won = one_game(game, args.players, args.seed + k, args.opponent, budget, times, args.max_actions)
+        wins += bool(won)
+        unfinished += won is None
         if args.verbose:
-            print(f"game {k + 1} (seed {args.seed + k}): {'won' if won else 'lost'}; {wins} of {k + 1}", flush=True)
+            result = "unfinished" if won is None else "won" if won else "lost"
+            print(f"game {k + 1} (seed {args.seed + k}): {result}; {wins} of {k + 1 - unfinished} finished",
+                  flush=True)
     times.sort()
     p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
     print(f"{args.game}, {args.players} players, {args.games} games (seeds {args.seed}..{args.seed + args.games - 1}) "
           f"against {args.opponent} seats; budget {budget}")
-    print(f"stand-in won {wins} of {args.games} ({100 * wins / args.games:.0f}%; fair share "
+    finished = args.games - unfinished
+    if unfinished:
+        print(f"{unfinished} of {args.games} games did not end within {args.max_actions} actions (not counted)")
+    print(f"stand-in won {wins} of {finished} ({100 * wins / max(finished, 1):.0f}%; fair share "
           f"{100 / args.players:.0f}%); decisions {len(times)}, median {statistics.median(times) * 1000:.0f} ms, "
           f"p95 {p95 * 1000:.0f} ms")
 
