@@ -66,10 +66,13 @@ class Clock:
 
 
 def shifted(clock: dict[str, str], by: timedelta, pace: timedelta) -> tuple[datetime, dict[str, str]] | None:
-    """A running (or warned) clock moved on by a pause, with its next deadline; None for a clock already out."""
+    """A running (or warned) clock moved on by a pause, with its next deadline; None for a clock already out. A
+    clock whose holder was warned is not warned again."""
     if clock.get("stage") == "out":
         return None
     ends = aware(datetime.fromisoformat(clock["ends"])) + by
+    if clock.get("stage") == "warned":
+        return ends, {"ends": ends.isoformat(), "stage": "warned"}
     return ends - pace / WARN_SHARE, {"ends": ends.isoformat(), "stage": "running"}
 
 

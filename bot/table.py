@@ -486,12 +486,13 @@ class Table:
                 changes["clock_hours"] = hours
         return changes
 
-    def _retime(self, tx: Tx, game: Loaded, moment: datetime) -> None:
-        """Start every open decision's clock afresh after the clock changed (or take the clocks away)."""
+    def _retime(self, tx: Tx, game: Loaded, moment: datetime, seat: int | None = None) -> None:
+        """Start the open decisions' clocks afresh (every seat's, or one seat's): after the clock changed (or was
+        taken away), or when a seat changed hands."""
         hours = int(game.options.get("reminder_hours", self.defaults[1]))
         for prompt in game.open_prompts(tx):
             payload = json.loads(prompt.payload)
-            if not payload.get("must") or payload.get("default") is not None:
+            if not payload.get("must") or payload.get("default") is not None or seat not in (None, prompt.seat):
                 continue
             payload.pop("clock", None)
             prompt.payload, prompt.deadline = json.dumps(payload), moment + timedelta(hours=hours)
@@ -623,7 +624,7 @@ class Table:
         self._save_options(tx, game.row, game.options | {
             "sub_open": [s for s in game.options.get("sub_open", []) if s != seat],
             "volunteers": [v for v in volunteers if v["seat"] != seat]})
-        return self._hand_over(tx, game.row, game.user_of(seat), chosen["user_id"], chosen["name"])
+        return self._hand_over(tx, game.row, game.user_of(seat), chosen["user_id"], chosen["name"], moment)
 
     def _volunteer(self, tx: Tx, game: Loaded, cmd: Command) -> Outcome:
         """Someone not playing offers to take over a seat offered to substitutes."""
@@ -1067,9 +1068,10 @@ class Table:
             raise TableError("The game is running: name a replacement to take over the seat.")
         if any(s.user_id == replacement for s in tx.seats(row.id)):
             raise TableError("The replacement is already playing in this game.")
-        return self._hand_over(tx, row, seat, replacement, str(cmd.options.get("replacement_name", replacement)))
+        return self._hand_over(tx, row, seat, replacement, str(cmd.options.get("replacement_name", replacement)),
+                               moment)
 
-    def _hand_over(self, tx: Tx, row: GameRow, seat: SeatRow, user_id: str, name: str) -> Outcome:
+    def _hand_over(self, tx: Tx, row: GameRow, seat: SeatRow, user_id: str, name: str, moment: datetime) -> Outcome:
         """Give a running game's seat to another person: its decisions follow, the new holder is told privately."""
         leaving, leaving_id = seat.name, seat.user_id
         options = json.loads(row.options)
@@ -1078,6 +1080,7 @@ class Table:
         tx.set_status(row, row.status)
         tx.reassign_seat(seat, user_id, name)
         game = self._load(tx, row)
+        self._retime(tx, game, moment, seat.seat)  # the new holder gets a whole clock
         decisions = {(d.seat, d.key): d for d in game.decisions()}
         notes = [self._note(game, p, decisions[(p.seat, p.key)]) for p in game.open_prompts(tx)
                  if p.seat == seat.seat and (p.seat, p.key) in decisions]

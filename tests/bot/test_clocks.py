@@ -3,7 +3,8 @@
 the seat is offered to substitutes, the host is asked); `away` pausing one's own clock within the table's allowance;
 a restart in the middle; and a 4-player game whose fourth player never answers still reaching its end.
 
-Seed 7 with Ana, Ben and Cleo: Ana (the host) acts first, and the stand-in's move for her hands the turn to Ben.
+Seed 7 with Ana, Ben and Cleo: Ana (the host) acts first; her Farmyard on plot f7, paid with stone, hands the turn
+to Ben.
 """
 
 from __future__ import annotations
@@ -48,16 +49,30 @@ def to_act(table: Table, game_id: int) -> list[int]:
     return GAME.to_act(read_state(table, game_id)[0])
 
 
+FIRST_TURN = ("play orange f7 build farmyard", "pay stone")  # Ana's first turn, after which Ben must act
+
+
 def bens_turn(table: Table, **options: object) -> int:
-    """A clocked seed-7 game in which the stand-in has played Ana's first turn at T0 (at her own asking), so Ben's
-    clock starts at T0; returns the game id."""
+    """A clocked seed-7 game in which Ana has played her first turn at T0, so Ben's clock starts at T0; returns the
+    game id."""
     opened = start_game(table, **{"clock_hours": 24, **options})
     assert opened.game_id is not None
-    asked = table.handle(cmd(ANA, "standin"))
-    assert asked.ok, asked.reply
-    assert asked.public[0] == "Ana asks Keywood's stand-in to play for their own seat."
+    for text in FIRST_TURN:
+        assert table.handle(cmd(ANA, "play", text)).ok
     assert to_act(table, opened.game_id) == [1]
     return opened.game_id
+
+
+def test_a_player_may_have_the_standin_play_their_own_decision(db_path: Path) -> None:
+    """`standin` with no name: the stand-in plays the caller's decision (and the rest of the turn), logged as its."""
+    table = quick_table(db_path)
+    game_id = start_game(table).game_id
+    asked = table.handle(cmd(ANA, "standin"))
+    assert asked.ok and asked.reply == "The stand-in played for Ana."
+    assert asked.public[:2] == ["Ana asks Keywood's stand-in to play for their own seat.",
+                                asked.public[1]] and asked.public[1].startswith("Keywood's stand-in plays for Ana: ")
+    assert game_id is not None and 0 not in to_act(table, game_id)
+    assert {author for _, seat, author, _, _ in log_rows(table, game_id)} == {STANDIN_AUTHOR}
 
 
 def test_a_clock_warns_once_then_the_standin_plays_that_decision(db_path: Path) -> None:
@@ -127,8 +142,10 @@ def test_substitutes_volunteer_and_the_host_confirms_one(db_path: Path) -> None:
     assert table.handle(cmd(ANA, "sub")).reply == "Offers: Eve for Ben's seat. Confirm one with `sub NAME`."
     [reminder] = table.due(T0 + 48 * HOUR)
     assert reminder.public[0].startswith("Reminder: Ben's clock has run out (to take a turn).")
-    taken = table.handle(cmd(ANA, "sub", "eve"))
+    taken = table.handle(cmd(ANA, "sub", "eve", at=T0 + 49 * HOUR))
     assert taken.ok and taken.public == ["Eve takes over Ben's seat."]
+    assert table.handle(cmd(CLEO, "clock", at=T0 + 49 * HOUR)).reply.endswith("Eve's clock runs out in 1 day.")
+    assert table.due(T0 + 66 * HOUR) == []  # a whole clock for the new holder: no reminder of the old one
     legal = GAME.legal_actions(read_state(table, game_id)[0], 1)
     refused = table.handle(cmd(BEN, "play", GAME.format(legal[0])))
     assert not refused.ok and "handed to Eve" in refused.reply
@@ -207,6 +224,10 @@ def test_away_pauses_ones_own_clock_within_the_allowance(db_path: Path) -> None:
     assert table.handle(cmd(BEN, "clock", at=T0 + 2 * HOUR)).reply.endswith("Ana's clock runs out in 1 day.")
     [warning] = table.due(T0 + 20 * HOUR)
     assert warning.public == ["Ana, your clock runs out in 6 hours: you are to take a turn."]
+    assert table.handle(cmd(ANA, "away", "2h", at=T0 + 21 * HOUR)).ok  # warned already: not warned again
+    assert table.due(T0 + 28 * HOUR - timedelta(minutes=1)) == []
+    [played] = table.due(T0 + 28 * HOUR)
+    assert played.public[0] == "Ana's clock ran out (1 day for a decision)."
     assert game_id is not None
 
 
@@ -215,7 +236,8 @@ def test_a_decision_opened_while_away_starts_its_clock_when_the_player_is_back(d
     table = quick_table(db_path)
     start_game(table, clock_hours=24)
     assert table.handle(cmd(BEN, "away", "2d")).ok
-    assert table.handle(cmd(ANA, "standin")).ok
+    for text in FIRST_TURN:
+        assert table.handle(cmd(ANA, "play", text)).ok
     shown = table.handle(cmd(CLEO, "clock")).reply.splitlines()
     assert shown[1:] == ["Ben's clock runs out in 3 days.", "Ben is away for 2 days more."]
 

@@ -35,6 +35,14 @@ async def time_passes(env: Env, seat: int) -> str:
     return "\n".join(m.content for m in env.public()[count:len(posted)])
 
 
+async def ana_plays_her_first_turn(env: Env) -> None:
+    """Ana's Farmyard on plot f7, paid with stone: then Ben must act."""
+    for action in ("play orange f7 build farmyard", "pay stone"):
+        assert (await env.run("ana", "play", {"action": action})).content.startswith("Done")
+    await settled(env)
+    assert GAME.to_act(env.state()) == [1]
+
+
 async def test_the_standin_plays_when_a_clock_runs_out_even_across_a_restart(env: Env) -> None:
     await env.start_game(clock_hours=24)
     warning = await time_passes(env, 0)
@@ -48,14 +56,13 @@ async def test_the_standin_plays_when_a_clock_runs_out_even_across_a_restart(env
     assert {author for seat, author, _ in env.log() if seat == 0} == {"standin"}
     log = (await env.run("cleo", "log")).content
     assert log.startswith("1. Ana (Keywood's stand-in): ")
-    assert GAME.to_act(env.state()) == [1]
+    assert 0 not in GAME.to_act(env.state())
     env.check_discord_rules()
 
 
 async def test_a_substitute_volunteers_and_the_host_confirms(env: Env) -> None:
     await env.start_game(clock_hours=24, on_timeout="sub")
-    assert (await env.run("ana", "standin")).content == "The stand-in played for Ana."
-    await settled(env)
+    await ana_plays_her_first_turn(env)
     await time_passes(env, 1)
     invited = await time_passes(env, 1)
     assert invited.startswith("Ben's clock ran out (to take a turn). Anyone not playing here can offer to take over "
@@ -78,8 +85,7 @@ async def test_a_substitute_volunteers_and_the_host_confirms(env: Env) -> None:
 
 async def test_the_host_is_asked_and_has_the_standin_play(env: Env) -> None:
     await env.start_game(clock_hours=24, on_timeout="host")
-    assert (await env.run("ana", "standin")).content == "The stand-in played for Ana."
-    await settled(env)
+    await ana_plays_her_first_turn(env)
     await time_passes(env, 1)
     asked = await time_passes(env, 1)
     assert asked.startswith("Ben's clock ran out (to take a turn). Ana, as host you decide: `standin Ben`")
