@@ -21,18 +21,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot import games  # noqa: E402
 from engine import standin  # noqa: E402
 from engine.core import Game, Rng  # noqa: E402
+from engine.playout import weighted  # noqa: E402
 
 
 def greedy(game: Game[Any, Any], state: Any, seat: int, chooser: Rng) -> Any:
-    """The legal action with the best immediate projected score for the seat (the first on a tie)."""
+    """The legal action with the best immediate projected score for the seat; a tie is drawn by the game's play-out
+    weights (taking the first listed would stall a game whose moves mostly score nothing, like Keythedral's)."""
     legal = game.legal_actions(state, seat)
-    best, found = None, legal[0]
+    totals = []
     for action in legal:
         after, _ = game.apply(state, seat, action)
-        total = next(p.total for p in game.score(after, seat).players if p.seat == seat)
-        if best is None or total > best:
-            best, found = total, action
-    return found
+        totals.append(next(p.total for p in game.score(after, seat).players if p.seat == seat))
+    tied = [i for i, total in enumerate(totals) if total == max(totals)]
+    weights = game.playout_weights(state, seat, legal) or [1.0] * len(legal)
+    return legal[tied[weighted([weights[i] for i in tied], chooser)]]
+
+
+def drawn(game: Game[Any, Any], state: Any, seat: int, chooser: Rng) -> Any:
+    """A random legal action drawn by the game's play-out weights (uniform for games that give none)."""
+    legal = game.legal_actions(state, seat)
+    weights = game.playout_weights(state, seat, legal) or [1.0] * len(legal)
+    return legal[weighted(weights, chooser)]
 
 
 def one_game(game: Game[Any, Any], players: int, seed: int, opponent: str, budget: standin.Budget,
@@ -54,6 +63,8 @@ def one_game(game: Game[Any, Any], players: int, seed: int, opponent: str, budge
             times.append(time.perf_counter() - start)
         elif opponent == "greedy":
             action = greedy(game, state, seat, chooser)
+        elif opponent == "weighted":
+            action = drawn(game, state, seat, chooser)
         else:
             legal = game.legal_actions(state, seat)
             action = legal[chooser.below(len(legal))]
@@ -69,7 +80,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--opponent", default="random", choices=("random", "greedy"))
+    parser.add_argument("--opponent", default="random", choices=("random", "greedy", "weighted"),
+                        help="random: uniformly random legal moves; weighted: random legal moves drawn by the game's "
+                             "play-out weights (Keythedral's uniform seats never end a game); greedy: one-step greedy")
     parser.add_argument("--playouts", type=int, default=standin.Budget().playouts)
     parser.add_argument("--seconds", type=float, default=standin.Budget().seconds)
     parser.add_argument("--candidates", type=int, default=standin.Budget().candidates)

@@ -12,7 +12,6 @@ the same seed gives the same game twice.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import pytest
@@ -24,15 +23,9 @@ from engine.playout import MAX_STEPS
 from tests.contract.kit import Setup, assert_over, assert_scoreboard, checked, entries, round_trip, setups
 
 # The stand-in's thinking per decision: as little as keeps the whole file quick (Keyper's moves and Keythedral's
-# long games are costly); limits this version of the stand-in does not have are left out (budget()).
-LIMITS = {"playouts": 1, "candidates": 1, "depth": 0, "screened": 1}
+# long games are costly), and deterministic (seconds=None).
+QUICK = standin.Budget(playouts=1, seconds=None, candidates=1, depth=0, screened=1)
 SEED_STEP = 1_000_003  # the stand-in's seed at a step: setup seed * SEED_STEP + actions so far (as the table does)
-
-
-def budget() -> standin.Budget:
-    """LIMITS as a deterministic Budget (seconds=None), with only the limits standin.Budget knows."""
-    known = {f.name for f in dataclasses.fields(standin.Budget)}
-    return standin.Budget(seconds=None, **{k: v for k, v in LIMITS.items() if k in known})
 
 
 def standin_setups(entry: GameEntry) -> list[Setup]:
@@ -52,7 +45,7 @@ def cases() -> list[Any]:
 
 def play(entry: GameEntry, setup: Setup) -> tuple[Any, Playout]:
     """A whole game with the stand-in at every seat, every choice checked (and, at kit.checked steps, the JSON)."""
-    game, quick = entry.engine, budget()
+    game, quick = entry.engine, QUICK
     record = Playout(list(setup.players), setup.seed, dict(setup.options))
     state = game.setup(list(setup.players), setup.seed, setup.options)
     for step in range(MAX_STEPS):
