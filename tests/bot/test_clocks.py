@@ -16,7 +16,6 @@ from pathlib import Path
 
 from bot.store import Store
 from bot.table import STANDIN_AUTHOR, Table, Who
-from engine import standin
 from engine.keyper import GAME
 from tests.bot.helpers import (
     ANA,
@@ -33,15 +32,15 @@ from tests.bot.helpers import (
     start_game,
     url,
 )
+from tests.quick import QUICK_STANDIN
 
 HOUR = timedelta(hours=1)
 EVE = Who("u-eve", "Eve")
-QUICK = standin.Budget(playouts=4, seconds=None, candidates=3, depth=6)  # a quick, repeatable stand-in for tests
 
 
 def quick_table(db_path: Path) -> Table:
     """A Table whose stand-in thinks briefly and the same way every run."""
-    return Table(Store(url(db_path)), images=False, standin_budget=QUICK)
+    return Table(Store(url(db_path)), images=False, standin_budget=QUICK_STANDIN)
 
 
 def to_act(table: Table, game_id: int) -> list[int]:

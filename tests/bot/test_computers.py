@@ -13,17 +13,15 @@ import pytest
 from bot import games
 from bot.store import Store
 from bot.table import COMPUTER, STANDIN_AUTHOR, Table
-from engine import standin
 from tests.bot.helpers import ANA, BEN, cmd, count, keywood, log_rows, url
 from tests.bot.test_terminal import write
-
-QUICK = standin.Budget(playouts=4, seconds=None, candidates=3)
+from tests.quick import QUICK_STANDIN
 
 
 @pytest.fixture
 def quick_table(db_path: Path) -> Table:
     """A Table whose stand-in thinks briefly (tests are about the table, not the stand-in's strength)."""
-    return Table(Store(url(db_path)), images=False, standin_budget=QUICK)
+    return Table(Store(url(db_path)), images=False, standin_budget=QUICK_STANDIN)
 
 
 LONG = {"keythedral": 40}  # its play-outs are slow: the stand-in's moves are checked over Ana's first 40 moves

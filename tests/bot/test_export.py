@@ -20,11 +20,10 @@ from PIL import Image, ImageChops, ImageDraw
 from bot import cli, export, games
 from bot.store import Store
 from bot.table import Table
-from engine import standin
 from engine.core import JSON
 from tests.bot.helpers import ANA, BEN, ELSEWHERE, cmd, count, start_game, url
+from tests.quick import QUICK_STANDIN
 
-QUICK = standin.Budget(playouts=1, seconds=None, candidates=1, depth=1)
 SEED = 3
 EXPORTED = [e.id for e in games.all_games() if e.id != "tokens"] + ["tokens"]
 
@@ -58,7 +57,7 @@ def finish(table: Table, game: str, seed: int = SEED) -> int:
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, dict[str, int]]]:
     """One database with a finished game of every registered game: (store, game id by game)."""
     store = Store(url(tmp_path_factory.mktemp("export") / "finished.db"))
-    table = Table(store, images=False, standin_budget=QUICK)
+    table = Table(store, images=False, standin_budget=QUICK_STANDIN)
     yield store, {game: finish(table, game) for game in EXPORTED}
     store.close()
 
