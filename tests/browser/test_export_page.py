@@ -19,7 +19,8 @@ from bot import export
 from bot.store import Store
 from bot.table import Table
 from tests.bot.helpers import url
-from tests.bot.test_export import QUICK, _close, finish, page_data, picture, reconstruct
+from tests.bot.test_export import _close, finish, page_data, picture, reconstruct
+from tests.quick import QUICK_STANDIN
 
 CHROMIUM = Path(os.environ.get("KEYWOOD_CHROMIUM", "/usr/bin/chromium"))
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -50,7 +51,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, d
     """A finished Keyflower game's replay page (quick stand-in images), as a file and its data."""
     folder = tmp_path_factory.mktemp("page")
     store = Store(url(folder / "game.db"))
-    game_id = finish(Table(store, images=False, standin_budget=QUICK), "keyflower")
+    game_id = finish(Table(store, images=False, standin_budget=QUICK_STANDIN), "keyflower")
     with store.transaction() as tx:
         replay = export.collect(tx, game_id)
     store.close()
