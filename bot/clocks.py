@@ -3,8 +3,9 @@
 A table's clock is three of its options (the registry's, shared by every game): `clock_hours`, the pace of one
 decision (0: no clock); `on_timeout`, what happens when it runs out (the stand-in plays that decision, the seat is
 offered to a substitute, or the host is asked); and `away_hours`, how long each player may pause their own clock
-in all. A running clock lives in its decision's prompt row (payload `clock`, with the prompt's deadline the next
-moment the clock needs attention), so it survives a restart like every deadline. The table (bot/table.py) applies
+in all. A running clock lives in its decision's prompt row (payload `clock`: when it ends, and its stage, `running`
+before the warning, `warned` after it, `out` once it ran out; the prompt's deadline is the next moment the clock
+needs attention), so it survives a restart like every deadline. The table (bot/table.py) applies
 what these helpers work out.
 """
 
@@ -19,7 +20,6 @@ from bot.store import aware
 
 CONSEQUENCES = ("standin", "sub", "host")
 WARN_SHARE = 4  # a seat is warned when a quarter of its time is left
-STAGES = ("running", "warned", "out")  # before the warning, after it, after the time ran out
 WHAT_HAPPENS = {
     "standin": "Keywood's stand-in plays that decision",
     "sub": "the seat is offered to a substitute (anyone not playing volunteers with `sub`; the host confirms)",
@@ -55,7 +55,7 @@ class Clock:
         return ends - self.pace / WARN_SHARE, {"ends": ends.isoformat(), "stage": "running"}
 
     def describe(self) -> str:
-        """The clock in words, for `clock` and the opening message."""
+        """The clock in words, for `clock` and the message announcing a change of it."""
         if not self.on:
             return "No clock: a player who must act is reminded, and nothing happens on its own."
         away = f"each player may pause their own clock for {say(self.away_limit)} in all (`away`)" \
@@ -70,10 +70,10 @@ def shifted(clock: dict[str, str], by: timedelta, pace: timedelta) -> tuple[date
     clock whose holder was warned is not warned again."""
     if clock.get("stage") == "out":
         return None
-    ends = aware(datetime.fromisoformat(clock["ends"])) + by
+    later = ends(clock) + by
     if clock.get("stage") == "warned":
-        return ends, {"ends": ends.isoformat(), "stage": "warned"}
-    return ends - pace / WARN_SHARE, {"ends": ends.isoformat(), "stage": "running"}
+        return later, {"ends": later.isoformat(), "stage": "warned"}
+    return later - pace / WARN_SHARE, {"ends": later.isoformat(), "stage": "running"}
 
 
 def ends(clock: dict[str, str]) -> datetime:

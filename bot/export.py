@@ -25,6 +25,7 @@ from PIL import Image, ImageChops, features
 
 from bot import describe, games
 from engine.core import JSON, Scoreboard
+from engine.core import replay as replay_log
 
 if TYPE_CHECKING:
     from bot.store import ActionRow, Store, Tx
@@ -155,18 +156,10 @@ def _replay(game: Loaded, rows: list[ActionRow]) -> tuple[list[Step], Any]:
     from bot.table import log_line, record_of
 
     engine, chapter = game.engine, game.entry.chapter
-    record = record_of(game, rows)
-    state = engine.setup(record.players, record.seed, record.options)
-
-    def step(line: str) -> Step:
-        view = game.rename_view(engine.view(state, None))
-        return Step(line, chapter(view) if chapter else "", view)
-
-    steps = [step("")]
-    for row, (seat, text) in zip(rows, record.actions, strict=True):
-        engine.apply_in_place(state, seat, engine.parse(state, seat, text))
-        steps.append(step(log_line(game, row)))
-    return steps, state
+    views: list[JSON] = []  # the public view at the start and after each action, with today's seat names
+    final = replay_log(engine, record_of(game, rows), lambda s: views.append(game.rename_view(engine.view(s, None))))
+    lines = ["", *(log_line(game, row) for row in rows)]
+    return [Step(line, chapter(view) if chapter else "", view) for line, view in zip(lines, views, strict=True)], final
 
 
 def _scoreboard(game: Loaded, state: Any) -> Scoreboard:

@@ -621,9 +621,7 @@ class Table:
             offers = describe.and_list([v["name"] for v in volunteers]) if volunteers else "nobody yet"
             raise TableError(f"'{cmd.arg.strip()}' has not offered to take a seat (offers: {offers}).")
         seat = chosen["seat"]
-        self._save_options(tx, game.row, game.options | {
-            "sub_open": [s for s in game.options.get("sub_open", []) if s != seat],
-            "volunteers": [v for v in volunteers if v["seat"] != seat]})
+        self._withdraw_offer(tx, game, seat)
         return self._hand_over(tx, game.row, game.user_of(seat), chosen["user_id"], chosen["name"], moment)
 
     def _volunteer(self, tx: Tx, game: Loaded, cmd: Command) -> Outcome:
@@ -709,10 +707,14 @@ class Table:
         """A seat offered to substitutes whose holder plays again is no longer offered; says so (or nothing)."""
         if seat not in game.options.get("sub_open", []):
             return []
-        self._save_options(tx, game.row, game.options | {
-            "sub_open": [s for s in game.options["sub_open"] if s != seat],
-            "volunteers": [v for v in game.options.get("volunteers", []) if v["seat"] != seat]})
+        self._withdraw_offer(tx, game, seat)
         return [f"{game.user_of(seat).name} is back, so their seat is no longer offered to substitutes."]
+
+    def _withdraw_offer(self, tx: Tx, game: Loaded, seat: int) -> None:
+        """Take a seat off offer to substitutes, with the offers made for it."""
+        self._save_options(tx, game.row, game.options | {
+            "sub_open": [s for s in game.options.get("sub_open", []) if s != seat],
+            "volunteers": [v for v in game.options.get("volunteers", []) if v["seat"] != seat]})
 
     def _apply(self, tx: Tx, game: Loaded, seat: int, author: str, action: Any) -> list[Event]:
         """Apply one action and store it: log row (public words only), snapshot, version; returns the events."""
@@ -1076,8 +1078,7 @@ class Table:
         leaving, leaving_id = seat.name, seat.user_id
         options = json.loads(row.options)
         handover = {"seat": seat.seat, "from": leaving_id, "to": user_id}
-        row.options = json.dumps(options | {"handovers": [*options.get("handovers", []), handover]}, sort_keys=True)
-        tx.set_status(row, row.status)
+        self._save_options(tx, row, options | {"handovers": [*options.get("handovers", []), handover]})
         tx.reassign_seat(seat, user_id, name)
         game = self._load(tx, row)
         self._retime(tx, game, moment, seat.seat)  # the new holder gets a whole clock
@@ -1322,7 +1323,8 @@ class Table:
         """Act on clocks that need attention: warn a seat, or carry out what the table chose for a clock that ran
         out (the stand-in is marked to play; a seat offered to substitutes or the host asked, again every
         reminder_hours until someone acts). Returns the lines that go before the stand-in's moves, and messages."""
-        clock, again = Clock.of(game.options), timedelta(hours=int(game.options.get("reminder_hours", 24)))
+        clock = Clock.of(game.options)
+        again = timedelta(hours=int(game.options.get("reminder_hours", self.defaults[1])))
         ran_out: list[str] = []
         notices: list[Outcome] = []
         for prompt in prompts:
@@ -1334,14 +1336,14 @@ class Table:
                 left = clocks.say(prompt.deadline - moment)
                 notices.append(self._notice(game, [f"{name}, your clock runs out in {left}: you are to {phrase}."],
                                             [game.user_of(seat).user_id]))
-            elif clock.on_timeout == "standin" or not clock.on:
+            elif clock.on_timeout == "standin":
                 game.standing_in.add(seat)
                 timer["stage"], prompt.deadline = "out", moment + again  # closed once the stand-in has played
                 ran_out.append(f"{name}'s clock ran out ({clocks.say(clock.pace)} for a decision).")
             else:
                 first = timer["stage"] == "warned"
                 timer["stage"], prompt.deadline = "out", moment + again
-                notices.append(self._ran_out(game, seat, phrase, first))
+                notices.append(self._ran_out(game, seat, phrase, first, clock.on_timeout))
                 if first and clock.on_timeout == "sub":
                     self._save_options(tx, game.row, game.options | {
                         "sub_open": sorted({*game.options.get("sub_open", []), seat})})
@@ -1349,12 +1351,12 @@ class Table:
             tx.save_prompt(prompt)
         return ran_out, notices
 
-    def _ran_out(self, game: Loaded, seat: int, phrase: str, first: bool) -> Outcome:
+    def _ran_out(self, game: Loaded, seat: int, phrase: str, first: bool, on_timeout: str) -> Outcome:
         """The message for a clock that ran out where a person must act: substitutes invited, or the host asked."""
         name, host = game.user_of(seat).name, game.row.host_id
         host_name = next((s.name for s in game.seats if s.user_id == host), "the host")
         lead = f"{name}'s clock ran out" if first else f"Reminder: {name}'s clock has run out"
-        if Clock.of(game.options).on_timeout == "sub":
+        if on_timeout == "sub":
             text = (f"{lead} (to {phrase}). Anyone not playing here can offer to take over {name}'s seat with "
                     f"`sub`; {host_name}, the host, confirms with `sub NAME`. {name} can still play meanwhile.")
         else:
@@ -1389,8 +1391,7 @@ class Table:
                 users.append(game.user_of(prompt.seat).user_id)
         if not users:
             return None
-        return Outcome(True, public=[f"Reminder: {self._waiting(game)}."], mention=users, game_id=game.id,
-                       version=game.row.version, where=Where(game.row.guild_id, game.row.channel_id))
+        return self._notice(game, [f"Reminder: {self._waiting(game)}."], users)
 
     # the outbox
     def pending_messages(self, limit: int = OUTBOX_BATCH) -> tuple[list[OutboxRow], int]:

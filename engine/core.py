@@ -7,7 +7,7 @@ An engine is pure: no I/O, no clock, no global random. A game is driven by
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -310,9 +310,14 @@ class Playout:
     actions: list[tuple[int, str]] = field(default_factory=list)
 
 
-def replay(game: Game[S, A], record: Playout) -> S:
-    """Re-play a recorded game from its seed; raises EngineError if an action no longer applies."""
+def replay(game: Game[S, A], record: Playout, after: Callable[[S], None] | None = None) -> S:
+    """Re-play a recorded game from its seed, calling `after` (if given) on the state at the start and after each
+    action; raises EngineError if an action no longer applies."""
     state = game.setup(record.players, record.seed, record.options)
+    if after is not None:
+        after(state)
     for seat, text in record.actions:
         game.apply_in_place(state, seat, game.parse(state, seat, text))
+        if after is not None:
+            after(state)
     return state

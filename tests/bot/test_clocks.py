@@ -68,8 +68,8 @@ def test_a_player_may_have_the_standin_play_their_own_decision(db_path: Path) ->
     game_id = start_game(table).game_id
     asked = table.handle(cmd(ANA, "standin"))
     assert asked.ok and asked.reply == "The stand-in played for Ana."
-    assert asked.public[:2] == ["Ana asks Keywood's stand-in to play for their own seat.",
-                                asked.public[1]] and asked.public[1].startswith("Keywood's stand-in plays for Ana: ")
+    assert asked.public[0] == "Ana asks Keywood's stand-in to play for their own seat."
+    assert asked.public[1].startswith("Keywood's stand-in plays for Ana: ")
     assert game_id is not None and 0 not in to_act(table, game_id)
     assert {author for _, seat, author, _, _ in log_rows(table, game_id)} == {STANDIN_AUTHOR}
 
@@ -195,8 +195,8 @@ def test_the_host_is_asked_and_may_have_the_standin_play(db_path: Path) -> None:
     played = table.handle(cmd(ANA, "standin", "ben", at=T0 + 49 * HOUR))
     assert played.ok and played.public[0] == "Ana asks Keywood's stand-in to play for Ben."
     assert played.public[1].startswith("Keywood's stand-in plays for Ben: ")
-    assert [author for _, seat, author, _, _ in log_rows(table, game_id) if seat == 1] == [STANDIN_AUTHOR] * len(
-        [1 for _, seat, _, _, _ in log_rows(table, game_id) if seat == 1])
+    bens = [author for _, seat, author, _, _ in log_rows(table, game_id) if seat == 1]
+    assert bens and set(bens) == {STANDIN_AUTHOR}
     assert 1 not in to_act(table, game_id)
 
 

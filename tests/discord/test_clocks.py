@@ -43,6 +43,15 @@ async def ana_plays_her_first_turn(env: Env) -> None:
     assert GAME.to_act(env.state()) == [1]
 
 
+async def bens_clock_runs_out(env: Env, on_timeout: str) -> str:
+    """A clocked game with the given consequence in which Ana has played and Ben's clock has been warned and then
+    run out; returns what the channel was told when it ran out."""
+    await env.start_game(clock_hours=24, on_timeout=on_timeout)
+    await ana_plays_her_first_turn(env)
+    await time_passes(env, 1)
+    return await time_passes(env, 1)
+
+
 async def test_the_standin_plays_when_a_clock_runs_out_even_across_a_restart(env: Env) -> None:
     await env.start_game(clock_hours=24)
     warning = await time_passes(env, 0)
@@ -61,10 +70,7 @@ async def test_the_standin_plays_when_a_clock_runs_out_even_across_a_restart(env
 
 
 async def test_a_substitute_volunteers_and_the_host_confirms(env: Env) -> None:
-    await env.start_game(clock_hours=24, on_timeout="sub")
-    await ana_plays_her_first_turn(env)
-    await time_passes(env, 1)
-    invited = await time_passes(env, 1)
+    invited = await bens_clock_runs_out(env, "sub")
     assert invited.startswith("Ben's clock ran out (to take a turn). Anyone not playing here can offer to take over "
                               "Ben's seat with `sub`")
     assert sorted(MENTION.findall(invited)) == sorted([env.uid("ana"), env.uid("ben")])
@@ -84,10 +90,7 @@ async def test_a_substitute_volunteers_and_the_host_confirms(env: Env) -> None:
 
 
 async def test_the_host_is_asked_and_has_the_standin_play(env: Env) -> None:
-    await env.start_game(clock_hours=24, on_timeout="host")
-    await ana_plays_her_first_turn(env)
-    await time_passes(env, 1)
-    asked = await time_passes(env, 1)
+    asked = await bens_clock_runs_out(env, "host")
     assert asked.startswith("Ben's clock ran out (to take a turn). Ana, as host you decide: `standin Ben`")
     assert GAME.to_act(env.state()) == [1]
     refused = await env.run("cleo", "standin", {"player": env.world.members["ben"]})
