@@ -28,10 +28,7 @@ def greedy(game: Game[Any, Any], state: Any, seat: int, chooser: Rng) -> Any:
     """The legal action with the best immediate projected score for the seat; a tie is drawn by the game's play-out
     weights (taking the first listed would stall a game whose moves mostly score nothing, like Keythedral's)."""
     legal = game.legal_actions(state, seat)
-    totals = []
-    for action in legal:
-        after, _ = game.apply(state, seat, action)
-        totals.append(next(p.total for p in game.score(after, seat).players if p.seat == seat))
+    totals = [standin.projected(game, state, seat, legal, i) for i in range(len(legal))]
     tied = [i for i, total in enumerate(totals) if total == max(totals)]
     weights = game.playout_weights(state, seat, legal) or [1.0] * len(legal)
     return legal[tied[weighted([weights[i] for i in tied], chooser)]]
@@ -91,6 +88,8 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="play-outs to the end of the game (no depth)")
     parser.add_argument("--greedy", type=float, default=standin.Budget().greedy, help="share of greedy play-out steps")
     parser.add_argument("--sample", type=int, default=standin.Budget().sample, help="actions a greedy step compares")
+    parser.add_argument("--screened", type=int, default=standin.Budget().screened,
+                        help="legal actions ranked by their immediate gain when there are many")
     parser.add_argument("--prior", type=float, default=standin.Budget().prior, help="weight of the immediate gain")
     parser.add_argument("--verbose", action="store_true", help="print each game's result as it ends")
     parser.add_argument("--max-actions", type=int, default=None,
@@ -99,7 +98,7 @@ def main() -> None:
     game = games.get(args.game).engine
     budget = standin.Budget(playouts=args.playouts, seconds=args.seconds, candidates=args.candidates,
                             depth=None if args.full else args.depth, greedy=args.greedy, sample=args.sample,
-                            prior=args.prior)
+                            prior=args.prior, screened=args.screened)
     times: list[float] = []
     wins = unfinished = 0
     for k in range(args.games):

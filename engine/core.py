@@ -7,6 +7,7 @@ An engine is pure: no I/O, no clock, no global random. A game is driven by
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
@@ -193,6 +194,12 @@ S = TypeVar("S")
 A = TypeVar("A")
 
 
+def clone(state: S) -> S:
+    """An independent deep copy of a game state (pickle is several times faster than copy.deepcopy here)."""
+    copied: S = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    return copied
+
+
 class Game(Protocol, Generic[S, A]):
     """The interface every game engine offers; one instance per game kind.
 
@@ -287,6 +294,15 @@ class Game(Protocol, Generic[S, A]):
 
         A game whose uniformly random play would hardly ever end (Keythedral's players would trade their cubes
         away for ever) steers its play-outs here; the choice is still only ever among the legal actions.
+        """
+        ...
+
+    def playout_worth(self, state: S, seat: int) -> float:
+        """Points a seat's position is worth beyond its projected total, for judging a play-out cut short.
+
+        0.0 where the projected score says it all. A game whose points come late and all at once (Keythedral's
+        seats are bought with cubes gathered over rounds) values the progress towards them here, so that the
+        stand-in's short play-outs can tell a good quiet move from a bad one.
         """
         ...
 

@@ -18,13 +18,14 @@ short play-outs a decision can afford are noisy and immediate points decide much
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import EngineError, Game, Rng
+from engine.core import EngineError, Game, Rng, clone
 from engine.playout import MAX_STEPS, weighted
 
-SCREENED = 40  # legal actions whose immediate projected score is looked at when there are many
+SCREENED = 400  # legal actions whose immediate projected score is looked at when there are many
 WIN = 1.0  # a win is worth this much; the score margin only separates equal chances (MARGIN per point)
 MARGIN = 0.002
 
@@ -99,10 +100,19 @@ def _candidates(game: Game[Any, Any], state: Any, seat: int, legal: list[Any], b
     weights, and a quarter of them drawn by those weights alone. Past `until` (a perf_counter time), no more
     actions are screened."""
     world = game.resample_hidden(state, seat, rng.next64() >> 1)  # judged in a world the seat can see, not the real
-    base = _own(game, world, seat)
+    base = _judged(game, world, seat)
     weights = list(game.playout_weights(state, seat, legal) or [1.0] * len(legal))
+    options = game.legal_actions(world, seat)
+    if options != legal:  # only when a game's legal actions hang on hidden information: probe by value, not index
+        options = []
+
+    def gain(i: int) -> float:
+        if options:
+            return projected(game, world, seat, options, i, _judged) - base
+        return _applied(game, world, seat, legal[i]) - base
+
     if len(legal) <= budget.candidates:
-        return list(legal), [_projected(game, world, seat, a) - base for a in legal], weights
+        return list(legal), [gain(i) for i in range(len(legal))], weights
     pool = list(range(len(legal)))
     drawn: list[int] = []
     while pool and len(drawn) < max(budget.screened, budget.candidates):
@@ -112,7 +122,7 @@ def _candidates(game: Game[Any, Any], state: Any, seat: int, legal: list[Any], b
     for i in drawn:
         if until is not None and len(gains) >= budget.candidates and time.perf_counter() > until:
             break
-        gains[i] = _projected(game, world, seat, legal[i]) - base
+        gains[i] = gain(i)
     drawn = list(gains)
     keep = budget.candidates - budget.candidates // 4
     best = sorted(drawn, key=lambda i: -gains[i])[:keep]
@@ -126,13 +136,31 @@ def _own(game: Game[Any, Any], state: Any, seat: int) -> float:
     return float(next(p.total for p in game.score(state, seat).players if p.seat == seat))
 
 
-def _projected(game: Game[Any, Any], state: Any, seat: int, action: Any) -> float:
-    """The seat's projected total right after the action (the one-step greedy player's measure)."""
+def _judged(game: Game[Any, Any], state: Any, seat: int) -> float:
+    """The seat's projected total and what its position is worth beyond it (the stand-in's measure)."""
+    return _own(game, state, seat) + game.playout_worth(state, seat)
+
+
+def projected(game: Game[Any, Any], state: Any, seat: int, options: list[Any], index: int,
+              measure: Callable[[Game[Any, Any], Any, int], float] = _own) -> float:
+    """The seat's projected total (or another measure) right after options[index], where options is
+    legal_actions(state, seat) for this very state: a copy takes the action without checking it again. The
+    projected total is the one-step greedy player's measure."""
+    after = clone(state)
+    try:
+        game.apply_choice(after, seat, options, index)
+    except EngineError:
+        return float("-inf")
+    return measure(game, after, seat)
+
+
+def _applied(game: Game[Any, Any], state: Any, seat: int, action: Any) -> float:
+    """The stand-in's measure right after the action, checked as apply checks it (-inf when illegal)."""
     try:
         after, _ = game.apply(state, seat, action)
     except EngineError:
         return float("-inf")
-    return _own(game, after, seat)
+    return _judged(game, after, seat)
 
 
 def _step(game: Game[Any, Any], world: Any, rng: Rng, budget: Budget) -> None:
@@ -150,7 +178,7 @@ def _step(game: Game[Any, Any], world: Any, rng: Rng, budget: Budget) -> None:
     if len(options) > 1 and budget.greedy > 0 and rng.below(1 << 20) < budget.greedy * (1 << 20):
         drawn = {index} | {weighted(weights, rng) for _ in range(budget.sample - 1)}
         if len(drawn) > 1:
-            index = max(sorted(drawn), key=lambda j: _projected(game, world, who, options[j]))
+            index = max(sorted(drawn), key=lambda j: projected(game, world, who, options, j, _judged))
     game.apply_choice(world, who, options, index)
 
 
@@ -173,9 +201,11 @@ def _try(game: Game[Any, Any], world: Any, seat: int, action: Any, rng: Rng, bud
 
 
 def value(game: Game[Any, Any], state: Any, seat: int) -> float:
-    """A game's worth to a seat by its public score (final, or projected): WIN shared among those with the top
-    total, plus MARGIN per point ahead of (or behind) the best other seat."""
-    totals = {p.seat: p.total for p in game.score(state, None).players}
+    """A game's worth to a seat by its public score (final, or projected and each seat's playout_worth added): WIN
+    shared among those with the top total, plus MARGIN per point ahead of (or behind) the best other seat."""
+    totals: dict[int, float] = {p.seat: p.total for p in game.score(state, None).players}
+    if not game.is_over(state):
+        totals = {s: t + game.playout_worth(state, s) for s, t in totals.items()}
     best = max(totals.values())
     others = max((t for s, t in totals.items() if s != seat), default=totals[seat])
     top = [s for s, t in totals.items() if t == best]

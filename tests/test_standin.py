@@ -101,13 +101,13 @@ def test_a_seat_with_nothing_to_do_is_refused() -> None:
 @each_game()
 def test_a_shallow_budget_judges_by_the_projected_score(entry: GameEntry) -> None:
     """Budget.depth: play-outs stop after that many actions and are judged by the public projected score; the
-    choice is still legal, and value() reads a game in progress by its projection."""
+    choice is still legal, and value() reads a game in progress by its projection and each seat's playout_worth."""
     game = entry.engine
     state = states(entry)[-1]
     seat = deciding(entry, state)
     shallow = standin.Budget(playouts=8, seconds=None, candidates=4, depth=5)
     assert standin.choose(game, state, seat, seed=4, budget=shallow) in game.legal_actions(state, seat)
-    totals = {p.seat: p.total for p in game.score(state, None).players}
+    totals = {p.seat: p.total + game.playout_worth(state, p.seat) for p in game.score(state, None).players}
     others = max(t for s, t in totals.items() if s != seat)
     top = [s for s, t in totals.items() if t == max(totals.values())]
     won = standin.WIN / len(top) if seat in top else 0.0

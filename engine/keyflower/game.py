@@ -209,6 +209,10 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         """Play-outs pass now and then so that seasons end; otherwise uniform over verbs."""
         return [6.0 if a.verb == "pass" else 0.5 if a.verb == "move" else 1.0 for a in legal_now]
 
+    def playout_worth(self, state: KfState, seat: int) -> float:
+        """The projected score says it all: it counts tiles, skills and goods as they would score now."""
+        return 0.0
+
     def resample_hidden(self, state: KfState, viewer: int | None, seed: int) -> KfState:
         """Redraw what the viewer cannot see, keeping every count: the colours in the bag and behind the other
         screens, the skills in the pile and behind them, the others' winter tiles, the stacks' order.

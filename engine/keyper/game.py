@@ -17,13 +17,14 @@ from engine.core import (
     Scoreboard,
     ScoreLine,
     Verdict,
+    clone,
 )
 from engine.keyper import decisions, flow, hidden, legal, scoring
 from engine.keyper.actions import Action, LayDown, PlayKeyple, parse_syntax, public_notation
 from engine.keyper.apply import apply_in_place, forecast
 from engine.keyper.explain import why_illegal
 from engine.keyper.spaces import PLOT_IDS, season_name
-from engine.keyper.state import State, clone, from_data, to_data
+from engine.keyper.state import State, from_data, to_data
 from engine.keyper.view import table_view
 
 OPTIONS = {"unlimited_supply": False}
@@ -175,6 +176,10 @@ class KeyperGame:
     def playout_weights(self, state: State, seat: int, legal: list[Action]) -> list[float] | None:
         """Play-outs choose uniformly."""
         return None
+
+    def playout_worth(self, state: State, seat: int) -> float:
+        """The projected score says it all."""
+        return 0.0
 
     def resample_hidden(self, state: State, viewer: int | None, seed: int) -> State:
         """A new state the viewer cannot tell from this one, its hidden information redrawn (engine.keyper.hidden)."""

@@ -20,11 +20,11 @@ current hidden arrangement never decides which deal is kept.
 
 from __future__ import annotations
 
-from engine.core import Rng
+from engine.core import Rng, clone
 from engine.keyper.fairs import holdable
 from engine.keyper.legal import display_choices
 from engine.keyper.spaces import comps, season_name
-from engine.keyper.state import State, clone
+from engine.keyper.state import State
 from engine.keyper.vocab import SEASONS
 
 DEAL_ATTEMPTS = 64

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import pickle
 import types
 import typing
 from dataclasses import dataclass, field
@@ -132,12 +131,6 @@ class State:
     turn: int = 1
     last_action: str = ""
     last_space: str = ""  # where the last keyper or keyple went or was laid down ('2.pig', or seat 0's plot 'v3@0')
-
-
-def clone(state: T) -> T:
-    """Return an independent deep copy (pickle is several times faster than copy.deepcopy here)."""
-    copied: T = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
-    return copied
 
 
 _PLAIN = (str, int, float, bool, type(None))

@@ -149,6 +149,10 @@ class KeythedralGame(WordsGame[KState, Act]):
         """Play-outs buy seats and keep the cubes the seats on offer need (engine.keythedral.playout)."""
         return playout.weights(state, seat, legal)
 
+    def playout_worth(self, state: KState, seat: int) -> float:
+        """Cubes held towards the seats on offer, and houses (engine.keythedral.playout)."""
+        return playout.worth(state, seat)
+
     def resample_hidden(self, state: KState, viewer: int | None, seed: int) -> KState:
         """Redraw what the viewer cannot see: others' law cards, the new-law cards and stack, face-down tiles.
 

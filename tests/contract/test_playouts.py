@@ -3,12 +3,13 @@ first DENSE steps of a play-out, at every SPARSE-th step, so that a long game su
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
 
 from bot.games import GameEntry
-from engine.core import DECISION_KINDS, Game, IllegalAction, InvalidAction, Playout, replay
+from engine.core import DECISION_KINDS, Game, IllegalAction, InvalidAction, Playout, clone, replay
 from engine.playout import random_playout
 from tests.contract.kit import Setup, assert_over, checked, each_game, entries, round_trip, setups
 
@@ -41,6 +42,7 @@ class Invariants:
         self.check_decisions(state)
         self.check_notation(state)
         self.check_refusal(state, seat, action)
+        self.check_copy_and_worth(state)
         after, _ = game.apply(state, seat, action)
         assert game.to_json(state) == data, "apply changed the state it was given"
         self.expected = game.to_json(after)
@@ -54,6 +56,12 @@ class Invariants:
     def check_json(self, state: Any) -> Any:
         """JSON round-trip (kit.round_trip); returns the data."""
         return round_trip(self.game, state)
+
+    def check_copy_and_worth(self, state: Any) -> None:
+        """engine.core.clone copies the state whole (the stand-in probes actions on such copies); every seat's
+        playout_worth is a finite number of points."""
+        assert self.game.to_json(clone(state)) == self.game.to_json(state)
+        assert all(math.isfinite(self.game.playout_worth(state, s)) for s in range(self.seats))
 
     def check_decisions(self, state: Any) -> None:
         """Decisions: must seats are to_act in order, each seat once, defaults answerable, nobody stuck."""
@@ -115,8 +123,8 @@ def run(entry: GameEntry, setup: Setup) -> tuple[Invariants, Any, Playout]:
 def test_playouts_keep_the_contract_at_every_step(entry: GameEntry) -> None:
     """contract: at every step of random play-outs, JSON round-trip, notation round-trip, decisions agree with
     to_act (in order, one per seat, defaults answerable), nobody stuck, apply == apply_choice and leaves its
-    input alone, a seat without a decision is refused; the game ends, and replaying the record gives the same
-    final state."""
+    input alone, a copy is whole and the play-out worth finite, a seat without a decision is refused; the game
+    ends, and replaying the record gives the same final state."""
     refused = 0
     for setup in setups(entry, PLAYOUTS):
         checks, final, record = run(entry, setup)

@@ -285,6 +285,10 @@ class TokensGame:
         """Play-outs choose uniformly."""
         return None
 
+    def playout_worth(self, state: TokensState, seat: int) -> float:
+        """The projected score says it all."""
+        return 0.0
+
     def resample_hidden(self, state: TokensState, viewer: int | None, seed: int) -> TokensState:
         """Redeal the cards the viewer cannot see (deck, others' hands and unrevealed picks), keeping every count."""
         new = copy.deepcopy(state)
