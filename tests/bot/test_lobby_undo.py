@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.table import Table, Where
-from engine.core import Playout
+from engine.core import Playout, clone
 from engine.keyper import GAME
-from engine.keyper.state import clone
 from engine.playout import chosen_moves, random_playout
 from tests.bot.helpers import (
     ADMIN,
