@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from engine.core import PlayerScore, Scoreboard, ScoreLine
+from engine.core import PlayerScore, Scoreboard, ScoreLine, clone
 from engine.keyper import GAME
 from engine.keyper.components import default
-from engine.keyper.state import HeldFair, Keyple, Offer, Plot, State, clone
+from engine.keyper.state import HeldFair, Keyple, Offer, Plot, State
 from engine.playout import random_playout
 from render import draw as d
 from render.keyper import CHIP_COLS, CHIP_GAP, CHIP_H, _chip_cost, _reconstructed_note, render, render_scoreboard
