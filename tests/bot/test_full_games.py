@@ -6,8 +6,8 @@ import random
 from pathlib import Path
 
 from bot.table import Outcome, Table
+from engine.core import clone
 from engine.keyper import GAME
-from engine.keyper.state import clone
 from engine.playout import chosen_moves, random_playout
 from tests.bot.helpers import (
     ANA,
