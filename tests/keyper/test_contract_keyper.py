@@ -10,11 +10,11 @@ from dataclasses import dataclass, fields
 
 import pytest
 
-from engine.core import REACTION, SIMULTANEOUS, TURN, Decision, Rng
+from engine.core import REACTION, SIMULTANEOUS, TURN, Decision, Rng, clone
 from engine.keyper import GAME
 from engine.keyper.components import default
 from engine.keyper.fairs import holdable
-from engine.keyper.state import Player, State, clone
+from engine.keyper.state import Player, State
 from engine.keyper.vocab import RESOURCES
 from tests.keyper.scenario import end_season, goods, table
 

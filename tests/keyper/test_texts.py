@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot import rules
+from engine.core import clone
 from engine.keyper import GAME, scoring
 from engine.keyper.components import default
 from engine.keyper.fairs import covers, shortfall
@@ -26,7 +27,7 @@ from engine.keyper.lookup import (
     side_text,
     tile_text,
 )
-from engine.keyper.state import Keyple, State, clone
+from engine.keyper.state import Keyple, State
 from engine.keyper.texts import RECONSTRUCTED_NOTE, _table_note, hand, table
 from engine.keyper.vocab import RESOURCES
 from engine.playout import random_playout
