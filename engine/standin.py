@@ -3,8 +3,9 @@
 It plays for a seat whose clock ran out, for a computer seat, or at `keywood play --computer N`. The method is
 flat Monte-Carlo over sampled worlds: the hidden information is drawn again with `game.resample_hidden(state, seat,
 seed)` (a function of what the seat sees and the seed alone, checked by the contract kit), each candidate action is
-tried in such worlds, the game is played on (to its end, or for `Budget.depth` actions and then judged by the public
-projected score), and the candidate with the best mean result for the seat is chosen. The real state's hidden
+tried in such worlds, the game is played on (to its end, or until the other seats have taken `Budget.depth`
+actions, and then judged by the public projected score and each seat's `playout_worth`), and the candidate with the
+best mean result for the seat is chosen. The real state's hidden
 information is never read: the worlds would be the same whatever it was.
 
 Play-outs follow the game's play-out weights, but a share of their steps (`Budget.greedy`) is one-step greedy: the
@@ -28,6 +29,7 @@ from engine.playout import MAX_STEPS, weighted
 SCREENED = 400  # legal actions whose immediate projected score is looked at when there are many
 WIN = 1.0  # a win is worth this much; the score margin only separates equal chances (MARGIN per point)
 MARGIN = 0.002
+OWN_STEPS = 4  # a play-out cut short after depth actions of the others stops anyway after this many times depth
 
 
 @dataclass(frozen=True)
@@ -35,8 +37,8 @@ class Budget:
     """How much thinking one decision gets.
 
     playouts: play-outs at most; seconds: seconds at most (None: play-outs alone decide, as tests want);
-    candidates: how many candidate actions are tried when there are more; depth: how many actions a play-out runs
-    before it is judged by the public projected score (None: to the end of the game); greedy: the share of
+    candidates: how many candidate actions are tried when there are more; depth: how many actions of the other
+    seats a play-out runs before it is judged by value() (None: to the end of the game); greedy: the share of
     play-out steps that are one-step greedy (the best of `sample` actions drawn by the play-out weights, by the
     acting seat's projected score) rather than drawn by the weights; prior: the weight, in MARGIN units per point,
     of a candidate's immediate projected gain added to its mean play-out result; screened: how many legal actions
@@ -163,9 +165,9 @@ def _applied(game: Game[Any, Any], state: Any, seat: int, action: Any) -> float:
     return _judged(game, after, seat)
 
 
-def _step(game: Game[Any, Any], world: Any, rng: Rng, budget: Budget) -> None:
+def _step(game: Game[Any, Any], world: Any, rng: Rng, budget: Budget) -> int:
     """One play-out step: a seat to act, and its action drawn by the play-out weights or, for a `greedy` share of
-    steps, the best by its projected score of `sample` so drawn."""
+    steps, the best by its projected score of `sample` so drawn; returns the seat that acted."""
     seats = game.to_act(world)
     if not seats:
         raise RuntimeError("nobody can act but the game is not over")
@@ -180,23 +182,30 @@ def _step(game: Game[Any, Any], world: Any, rng: Rng, budget: Budget) -> None:
         if len(drawn) > 1:
             index = max(sorted(drawn), key=lambda j: projected(game, world, who, options, j, _judged))
     game.apply_choice(world, who, options, index)
+    return who
 
 
 def _try(game: Game[Any, Any], world: Any, seat: int, action: Any, rng: Rng, budget: Budget,
          deadline: float | None = None) -> float | None:
-    """The seat's result when it plays `action` in this world and the game is played on (to its end, or for
-    `budget.depth` actions and then judged by the public projected score); None when the action does not apply
-    or the deadline (a perf_counter time) passes first."""
+    """The seat's result when it plays `action` in this world and the game is played on (to its end, or until the
+    other seats have taken `budget.depth` actions, and then judged by value()); None when the action does not
+    apply or the deadline (a perf_counter time) passes first.
+
+    Only the other seats' actions count towards the depth: counting the seat's own would reward stalling, since a
+    candidate that spends the play-out's actions on a menu and back (Keythedral's `laws`, `back`) leaves the
+    others fewer actions to gain in before the judging. The seat's own actions are capped at OWN_STEPS per depth."""
     try:
         game.apply_in_place(world, seat, action)
     except EngineError:
         return None
+    others = 0
     for step in range(MAX_STEPS):
-        if game.is_over(world) or (budget.depth is not None and step >= budget.depth):
+        cut = budget.depth is not None and (others >= budget.depth or step >= OWN_STEPS * budget.depth)
+        if game.is_over(world) or cut:
             return value(game, world, seat)
         if deadline is not None and time.perf_counter() > deadline:
             return None
-        _step(game, world, rng, budget)
+        others += _step(game, world, rng, budget) != seat
     return None
 
 
