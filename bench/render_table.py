@@ -1,9 +1,9 @@
-"""Time a game's table image: `python bench/render_table.py --game keythedral --runs 30 --seed 3`.
+"""Time one game's table image: `python bench/render_table.py --game keythedral --runs 30 --seed 3`.
 
 Plays a seeded 4-player random game and takes the table at a busy moment (Keythedral: the first phase-3 turn of
 round 4; Keyflower: the first autumn turn with more than four tiles bid on or used), then renders its public view
 --runs times. Prints the first (cold) render, the PNG's size, and last the median time per render.
-(Keyper's table has its own script, bench/render.py.)
+`python bench/render.py` times every game's table (Keyper's too) in one run with this module's helpers.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,33 @@ MOMENTS: dict[str, Callable[[Any], bool]] = {
     "keythedral": lambda s: s.round == 4 and s.phase == "actions" and s.step == "turn",
     "keyflower": lambda s: s.season == 2 and s.phase == "turns" and len(s.places) > 4,
 }
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One table's figures: the first (cold) render, the warm renders and the PNG."""
+
+    cold: float
+    warm: list[float]
+    png: bytes
+
+    @property
+    def median(self) -> float:
+        """The median warm render in seconds."""
+        return statistics.median(self.warm)
+
+
+def time_renders(draw: Callable[[], bytes], runs: int) -> Timing:
+    """Call draw once cold, then runs times warm, timing each call."""
+    start = time.perf_counter()
+    data = draw()
+    cold = time.perf_counter() - start
+    warm = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        draw()
+        warm.append(time.perf_counter() - start)
+    return Timing(cold, warm, data)
 
 
 def busy_table(game_id: str, seed: int, options: dict[str, str] | None = None) -> Any:
@@ -53,17 +81,10 @@ def main() -> None:
     entry = games.get(args.game)
     options = dict(item.partition("=")[::2] for item in args.option)
     view = entry.engine.view(busy_table(args.game, args.seed, options), None)
-    start = time.perf_counter()
-    data = entry.render(view)
-    cold = time.perf_counter() - start
-    times = []
-    for _ in range(args.runs):
-        start = time.perf_counter()
-        entry.render(view)
-        times.append(time.perf_counter() - start)
+    timing = time_renders(lambda: entry.render(view), args.runs)
     print(f"{args.game} table, 4 players, phase {view['phase']}{''.join(', ' + o for o in args.option)}")
-    print(f"png {len(data) / 1024:.0f} KiB; first (cold) render {cold * 1000:.1f} ms")
-    print(f"median {statistics.median(times) * 1000:.1f} ms per render over {args.runs} runs (target < 60 ms)")
+    print(f"png {len(timing.png) / 1024:.0f} KiB; first (cold) render {timing.cold * 1000:.1f} ms")
+    print(f"median {timing.median * 1000:.1f} ms per render over {args.runs} runs (target < 60 ms)")
 
 
 if __name__ == "__main__":
