@@ -2,20 +2,27 @@
 
 Everything here is deterministic and needs no files: the only font is the one Pillow ships
 (``ImageFont.load_default(size=...)``), laid out with the basic engine so glyph placement does not depend
-on whether libraqm is installed.
+on whether libraqm is installed. Images are drawn as palette indices (``canvas``, ``Pen``) and encoded as they
+are (``finished``, ``to_png``); parts drawn once are kept as ``Layer``s and pasted (``layer``, ``paste``).
 """
 
 from __future__ import annotations
 
 import io
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont, ImagePalette
 
 from engine.core import Scoreboard
 
+if TYPE_CHECKING:
+    from PIL._imaging import ImagingCore
+
 RGB = tuple[int, int, int]
+Box = tuple[int, int, int, int]
 
 # --- Palette -------------------------------------------------------------------------------------------
 
@@ -119,6 +126,145 @@ def lighter(fill: RGB, amount: float = 0.6) -> RGB:
     )
 
 
+# --- Palette canvases ----------------------------------------------------------------------------------
+#
+# Every image is drawn as palette indices, one byte a pixel (an "L" image whose values are indices until
+# finished() writes the palette in): a quarter of the bytes of RGB to fill, no colour quantisation at the end,
+# and flat fills keep their exact colours. Anti-aliased text is laid in SHADES coverage steps, each step an
+# exact blend of the ink and the colour beneath it.
+
+SHADES = 4  # coverage steps of anti-aliased text (0 is no ink): 1/4, 1/2, 3/4 and full
+TEXT_RESERVE = 40  # palette entries text blends leave to flat colours; past that a blend takes the nearest colour
+
+
+class Palette(ImagePalette.ImagePalette):
+    """One image's colours: each RGB colour gets the next index when first used; past 256, the nearest one there.
+
+    An ImagePalette so that ImageDraw takes it as its palette and asks it for every RGB fill and outline.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("RGB")
+        self.index: dict[RGB, int] = {}
+        self.rgb: list[RGB] = []
+        self._ramps: dict[tuple[int, RGB], list[int]] = {}
+        self._tables: dict[tuple[RGB, ...], list[int]] = {}
+
+    def getcolor(self, color: tuple[float, ...], image: Image.Image | None = None) -> int:
+        """The index of an RGB colour, added if new (what ImageDraw asks for every fill and outline)."""
+        rgb = (int(color[0]), int(color[1]), int(color[2]))
+        found = self.index.get(rgb)
+        return self._add(rgb, 256) if found is None else found
+
+    def _add(self, rgb: RGB, limit: int) -> int:
+        """A new entry for rgb while the palette holds fewer than limit colours, else the nearest colour's index."""
+        if len(self.rgb) >= limit:
+            return self.nearest(rgb)
+        self.index[rgb] = len(self.rgb)
+        self.rgb.append(rgb)
+        return self.index[rgb]
+
+    def nearest(self, rgb: RGB) -> int:
+        """The index of the colour nearest rgb (squared RGB distance; the first of equals)."""
+        r, g, b = rgb
+        distances = [(r - x) ** 2 + (g - y) ** 2 + (b - z) ** 2 for x, y, z in self.rgb]
+        return distances.index(min(distances))
+
+    def table(self, colours: tuple[RGB, ...]) -> list[int]:
+        """A 256-entry lookup table from another image's indices (standing for colours) to this palette's."""
+        found = self._tables.get(colours)
+        if found is None:
+            found = [self.getcolor(rgb) for rgb in colours]
+            found = self._tables[colours] = found + [0] * (256 - len(found))
+        return found
+
+    def ramp(self, under: int, ink: RGB) -> list[int]:
+        """A lookup table from coverage step (0 to SHADES) to the index of ink laid over colour index under at
+        that coverage; the blends between keep clear of the reserve (TEXT_RESERVE)."""
+        key = (under, ink)
+        found = self._ramps.get(key)
+        if found is None:
+            blends = [blend(self.rgb[under], ink, step / SHADES) for step in range(1, SHADES)]
+            steps = [self.index[c] if c in self.index else self._add(c, 256 - TEXT_RESERVE) for c in blends]
+            found = self._ramps[key] = [under, *steps, self.getcolor(ink), *[0] * (255 - SHADES)]
+        return found
+
+
+class Pen(ImageDraw.ImageDraw):
+    """An ImageDraw on an index image that takes RGB colours, giving each its own palette entry (see Palette)."""
+
+    def __init__(self, image: Image.Image, colours: Palette | None = None) -> None:
+        super().__init__(image)
+        self.image = image
+        self.colours = Palette() if colours is None else colours
+        self.palette = self.colours
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A drawn part to paste into other canvases: its index image and the colours its indices stand for."""
+
+    image: Image.Image
+    colours: tuple[RGB, ...]
+
+    @property
+    def width(self) -> int:
+        """The layer's width in pixels."""
+        return self.image.width
+
+    @property
+    def height(self) -> int:
+        """The layer's height in pixels."""
+        return self.image.height
+
+
+def blend(back: RGB, ink: RGB, amount: float) -> RGB:
+    """ink laid over back at a coverage of amount (0..1), rounded."""
+    return (
+        round(back[0] + (ink[0] - back[0]) * amount),
+        round(back[1] + (ink[1] - back[1]) * amount),
+        round(back[2] + (ink[2] - back[2]) * amount),
+    )
+
+
+def canvas(width: int, height: int, fill: RGB = BACKGROUND) -> tuple[Image.Image, Pen]:
+    """A new index image filled with fill (palette entry 0), and the pen that draws on it."""
+    image = Image.new("L", (width, height), 0)
+    draw = Pen(image)
+    draw.colours.getcolor(fill)
+    return image, draw
+
+
+def layer(draw: Pen) -> Layer:
+    """What a pen has drawn, to paste elsewhere (see paste)."""
+    return Layer(draw.image, tuple(draw.colours.rgb))
+
+
+def paste(draw: Pen, part: Layer, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
+    """Paste a layer at xy (through a mask, as Image.paste), taking its colours into the pen's palette."""
+    box = (xy[0], xy[1], xy[0] + part.width, xy[1] + part.height)
+    lut = draw.colours.table(part.colours)
+    _blit(draw, box, part.image.im.point(lut, None), None if mask is None else mask.im)
+
+
+def _blit(draw: Pen, box: Box, tile: ImagingCore, mask: ImagingCore | None) -> None:
+    """Copy tile's indices into the pen's image at box, through mask if given.
+
+    Text and layers go through Pillow's core image calls (crop, point, paste) rather than the Image methods
+    wrapping them: the wrappers cost several microseconds each, and a table lays some 700 lines of text.
+    """
+    if mask is None:
+        draw.image.im.paste(tile, box)
+    else:
+        draw.image.im.paste(tile, box, mask)
+
+
+def finished(draw: Pen) -> Image.Image:
+    """The pen's image as a palette ("P") image, its palette written in: ready to encode. Draw nothing after."""
+    draw.image.putpalette(bytes(c for rgb in draw.colours.rgb for c in rgb))
+    return draw.image
+
+
 # --- Fonts and text ------------------------------------------------------------------------------------
 
 
@@ -160,7 +306,7 @@ def _offset(line: str, size: int, anchor: str) -> tuple[int, int]:
 
 
 def text(
-    draw: ImageDraw.ImageDraw,
+    draw: Pen,
     xy: tuple[float, float],
     line: str,
     size: int,
@@ -178,8 +324,44 @@ def text(
         return 0
     dx, dy = _offset(line, size, anchor)
     x, y = int(round(xy[0])) + dx, int(round(xy[1])) + dy
-    draw.bitmap((x, y), _mask(line, size, bold), fill=fill)
+    _lay(draw, (x, y), _shades(line, size, bold), fill)
     return text_width(line, size, bold)
+
+
+@dataclass(frozen=True)
+class Shades:
+    """A line of text's coverage in SHADES steps: each pixel's step (0 to SHADES) and where it has any ink."""
+
+    steps: Image.Image
+    inked: Image.Image
+
+
+@lru_cache(maxsize=8192)
+def _shades(line: str, size: int, bold: bool) -> Shades:
+    """A line's coverage rounded to the nearest step (see SHADES)."""
+    steps = _mask(line, size, bold).point([round(v * SHADES / 255) for v in range(256)])
+    return Shades(steps, steps.point([0] + [255] * 255))
+
+
+def _lay(draw: Pen, xy: tuple[int, int], shades: Shades, ink: RGB) -> None:
+    """Lay a line's shades at xy over what lies beneath: ink blended with each colour under it, step by step."""
+    x, y = xy
+    box = (x, y, x + shades.steps.width, y + shades.steps.height)
+    under = draw.image.im.crop(box)
+    low, high = under.getextrema()
+    if low == high:  # one colour beneath: the common case
+        _blit(draw, box, shades.steps.im.point(draw.colours.ramp(low, ink), None), shades.inked.im)
+        return
+    for index, count in enumerate(under.histogram()):
+        if count:
+            here = under.point(_only(index), None).chop_darker(shades.inked.im)
+            _blit(draw, box, shades.steps.im.point(draw.colours.ramp(index, ink), None), here)
+
+
+@lru_cache(maxsize=256)
+def _only(index: int) -> list[int]:
+    """A lookup table that keeps one value (as 255) and clears every other."""
+    return [255 if i == index else 0 for i in range(256)]
 
 
 def wrap(line: str, size: int, width: int, *, bold: bool = False) -> list[str]:
@@ -231,7 +413,7 @@ def line_height(size: int) -> int:
 
 
 def text_box(
-    draw: ImageDraw.ImageDraw,
+    draw: Pen,
     box: tuple[int, int, int, int],
     line: str,
     max_size: int,
@@ -257,7 +439,7 @@ def text_box(
 
 
 def pill(
-    draw: ImageDraw.ImageDraw,
+    draw: Pen,
     xy: tuple[float, float],
     label: str,
     size: int,
@@ -287,7 +469,7 @@ def pill_width(label: str, size: int, *, bold: bool = True, pad: int = 8) -> int
     return text_width(label, size, bold) + 2 * pad
 
 
-def colour_tag(draw: ImageDraw.ImageDraw, xy: tuple[float, float], colour: str, size: int = 13) -> int:
+def colour_tag(draw: Pen, xy: tuple[float, float], colour: str, size: int = 13) -> int:
     """A keyple colour's swatch with its letter (B, O, G, Br, K, Gy, W); xy is the top-left corner."""
     fill = KEYPLE_FILL[colour]
     label = COLOUR_LETTER[colour]
@@ -300,7 +482,7 @@ def colour_tag(draw: ImageDraw.ImageDraw, xy: tuple[float, float], colour: str, 
 
 
 def dashed_rectangle(
-    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], fill: RGB, width: int = 3, dash: int = 10
+    draw: Pen, box: tuple[int, int, int, int], fill: RGB, width: int = 3, dash: int = 10
 ) -> None:
     """A rectangle outline drawn in dashes."""
     x0, y0, x1, y1 = box
@@ -313,7 +495,7 @@ def dashed_rectangle(
 
 
 def shape(
-    draw: ImageDraw.ImageDraw, points: Sequence[tuple[float, float]], fill: RGB, edge: RGB, width: int = 2
+    draw: Pen, points: Sequence[tuple[float, float]], fill: RGB, edge: RGB, width: int = 2
 ) -> None:
     """A filled polygon with an outline; thick outlines are drawn as a closed line.
 
@@ -322,6 +504,22 @@ def shape(
     draw.polygon(list(points), fill=fill, outline=edge, width=1)
     if width > 1:
         draw.line([*points, points[0]], fill=edge, width=width, joint="curve")
+
+
+def outline(draw: Pen, points: Sequence[tuple[float, float]], edge: RGB, width: int) -> None:
+    """A polygon's outline width pixels thick inside its edge, as Pillow draws it, on a crop just round it.
+
+    (Pillow masks the whole image for a thick polygon outline; on the crop the mask is the polygon's size.)
+    """
+    left = max(0, int(min(x for x, _ in points)) - 2)
+    top = max(0, int(min(y for _, y in points)) - 2)
+    right = min(draw.image.width, int(max(x for x, _ in points)) + 3)
+    bottom = min(draw.image.height, int(max(y for _, y in points)) + 3)
+    if right <= left or bottom <= top:
+        return
+    part = draw.image.crop((left, top, right, bottom))
+    Pen(part, draw.colours).polygon([(x - left, y - top) for x, y in points], outline=edge, width=width)
+    draw.image.paste(part, (left, top))
 
 
 # --- Pieces --------------------------------------------------------------------------------------------
@@ -351,7 +549,7 @@ def _meeple(cx: float, cy: float, h: float) -> tuple[list[tuple[float, float]], 
 
 
 def keyple(
-    draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, colour: str, *, lying: bool = False, letter: bool = True
+    draw: Pen, cx: float, cy: float, h: float, colour: str, *, lying: bool = False, letter: bool = True
 ) -> None:
     """A keyple centred on (cx, cy), h pixels tall standing, with its colour letter; lying ones lie on their side."""
     fill = KEYPLE_FILL[colour]
@@ -374,7 +572,7 @@ def keyple_width(h: float, lying: bool) -> float:
     return h if lying else h * 0.8
 
 
-def keyper(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, seat: int, initial: str) -> None:
+def keyper(draw: Pen, cx: float, cy: float, h: float, seat: int, initial: str) -> None:
     """A player's keyper: a tall crowned piece in the player's colour with the player's initial."""
     fill = player_fill(seat)
     w = h * 0.62
@@ -400,7 +598,7 @@ def keyper(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, seat: int,
 
 
 def resource_icon(
-    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, resource: str, *, fill: RGB | None = None
+    draw: Pen, cx: float, cy: float, r: float, resource: str, *, fill: RGB | None = None
 ) -> None:
     """A resource's icon: raw a cube, finished a striped block, wheat a sheaf, an animal a disc, a gem a diamond.
 
@@ -428,24 +626,19 @@ def resource_icon(
 PNG_LEVEL = 3  # zlib level: 3 is within a few percent of 6 in size and three times faster here
 
 
-def canvas(width: int, height: int, fill: RGB = BACKGROUND) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A new RGB image and its drawing context."""
-    image = Image.new("RGB", (width, height), fill)
-    return image, ImageDraw.Draw(image)
-
-
 def to_png(image: Image.Image) -> bytes:
-    """Encode as a 256-colour PNG: fast, small and deterministic for a given image.
-
-    The palette comes from a sample of every fourth pixel each way (flat fills dominate these images), then
-    every pixel takes its nearest palette colour without dithering.
-    """
-    sample = image.resize((max(1, image.width // 4), max(1, image.height // 4)), Image.Resampling.NEAREST)
-    palette = sample.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    """Encode as a PNG of at most 256 colours: a palette image as it is, any other quantised first."""
+    indexed = image if image.mode == "P" else _quantised(image)
     out = io.BytesIO()
     indexed.save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()
+
+
+def _quantised(image: Image.Image) -> Image.Image:
+    """An RGB image as 256 colours: the palette from every fourth pixel each way, each pixel its nearest colour."""
+    sample = image.resize((max(1, image.width // 4), max(1, image.height // 4)), Image.Resampling.NEAREST)
+    palette = sample.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 def spread(count: int, start: float, end: float) -> Sequence[float]:
@@ -454,7 +647,7 @@ def spread(count: int, start: float, end: float) -> Sequence[float]:
     return [start + step * (i + 0.5) for i in range(count)]
 
 
-Badge = Callable[[ImageDraw.ImageDraw, tuple[float, float], int, RGB], None]
+Badge = Callable[[Pen, tuple[float, float], int, RGB], None]
 
 
 def scoreboard_png(scoreboard: Scoreboard, fill_of: Callable[[int], RGB], badge: Badge | None = None) -> bytes:
@@ -490,4 +683,4 @@ def scoreboard_png(scoreboard: Scoreboard, fill_of: Callable[[int], RGB], badge:
     for line in tie_lines:
         text(draw, (28, y), line, 20, MUTED)
         y += 30
-    return to_png(image)
+    return to_png(finished(draw))

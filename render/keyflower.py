@@ -28,8 +28,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import ImageDraw
-
 from engine.core import Scoreboard
 from engine.keyflower import keyples as kp
 from engine.keyflower import village as vg
@@ -376,7 +374,7 @@ def _order_effect(number: int, players: int) -> tuple[str, bool]:
 # --- Small pieces ------------------------------------------------------------------------------------------
 
 
-def _seat_disc(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: int = 11) -> None:
+def _seat_disc(draw: d.Pen, cx: float, cy: float, seat: int, r: int = 11) -> None:
     """A player's numbered disc (seat 0 is player 1): players are told apart by number, never by colour."""
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=SEAT_FILL, outline=(255, 255, 255), width=1)
     d.text(draw, (cx, cy), str(seat + 1), max(14, int(r * 1.25)), (255, 255, 255), bold=True, anchor="mm")
@@ -399,7 +397,7 @@ def _pill_look(kind: str, count: int | None) -> tuple[tuple[RGB, ...], str]:
 SPLIT_CAP = 10  # each colour's end of a two-colour pill, beside the white middle with the letter
 
 
-def _worker_pill(draw: ImageDraw.ImageDraw, x: float, cy: float, colour: str, count: int | None,
+def _worker_pill(draw: d.Pen, x: float, cy: float, colour: str, count: int | None,
                  flat: bool = False, size: int = 15) -> int:
     """Keyples of one kind: a round-ended pill in their colour with count and letter ('3R'); flat ones (summer
     boats 4a, 4b) are pale with a lower-case letter. Sven and Paulo are split in their two colours (blue|yellow,
@@ -434,7 +432,7 @@ def _worker_pill_width(colour: str, count: int | None, size: int = 15) -> int:
     return d.text_width(label, size, True) + (10 if len(fills) == 1 else 8 + 2 * SPLIT_CAP)
 
 
-def _group_pills(draw: ImageDraw.ImageDraw, x: float, cy: float, parts: Parts, flat: bool, gap: int = 3) -> int:
+def _group_pills(draw: d.Pen, x: float, cy: float, parts: Parts, flat: bool, gap: int = 3) -> int:
     """A group's pills, one a kind, from x; returns the width."""
     start = x
     for kind, n in parts:
@@ -447,7 +445,7 @@ def _group_width(parts: Parts, gap: int = 3) -> int:
     return sum(_worker_pill_width(k, n) for k, n in parts) + gap * max(0, len(parts) - 1)
 
 
-def _resource_chip(draw: ImageDraw.ImageDraw, x: float, cy: float, kind: str, count: int, stored: bool = False,
+def _resource_chip(draw: d.Pen, x: float, cy: float, kind: str, count: int, stored: bool = False,
                    size: int = 15) -> int:
     """Resource counters of one kind: a square-cornered chip in their colour with count and letter ('2G'); framed
     thick when moved onto a storage tile in play. x is the left edge; returns the width."""
@@ -469,7 +467,7 @@ def _resource_chip_width(kind: str, count: int, size: int = 15, stored: bool = F
                                                                                                        else 0)
 
 
-def _keyple_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, colour: str) -> None:
+def _keyple_icon(draw: d.Pen, cx: float, cy: float, h: float, colour: str) -> None:
     """A standing keyple (the purple start-player keyple) with its letter."""
     fill = KEYPLE_FILL.get(colour, d.FAINT)
     r = h * 0.19
@@ -487,7 +485,7 @@ def _keyple_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float, colo
            bold=True, anchor="mm")
 
 
-def _ghost_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float) -> None:
+def _ghost_icon(draw: d.Pen, cx: float, cy: float, h: float) -> None:
     """Key Celeste's ghost: a pale figure with a round head, a wavy hem and two eyes."""
     w = h * 0.74
     r = w / 2
@@ -503,7 +501,7 @@ def _ghost_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, h: float) -> No
         draw.ellipse((ex - eye, top - eye * 1.5, ex + eye, top + eye * 1.5), fill=d.INK)
 
 
-def _ghost_chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int) -> None:
+def _ghost_chip(draw: d.Pen, cx: float, cy: float, seat: int) -> None:
     """The ghost played beside a tile, in the place of the bid it replaced: framed like a winning bid, the ghost
     and the number disc of the player it wins the tile for."""
     w = GHOST_CHIP_W
@@ -525,7 +523,7 @@ def _stacked(parts: Parts) -> bool:
     return len(parts) > 1 and 24 + _group_width(parts) > SIDE_ROOM
 
 
-def _chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, parts: Parts, flat: bool,
+def _chip(draw: d.Pen, cx: float, cy: float, seat: int, parts: Parts, flat: bool,
           lead: bool = False) -> None:
     """A seat's bid or use, centred on (cx, cy): the player's disc and the keyples, a pill for each kind; a
     leading bid is framed."""
@@ -543,7 +541,7 @@ def _chip_width(parts: Parts) -> int:
     return 24 + _group_width(parts)
 
 
-def _side_stack(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, edge: int, bid: Bid, lead: bool,
+def _side_stack(draw: d.Pen, cx: float, cy: float, r: float, edge: int, bid: Bid, lead: bool,
                 span: tuple[float, float]) -> None:
     """A wide group's bid (Sven or Paulo with his pair) for a slanted edge: in two rows (the disc and the first
     pill, then the other pills) in the cell's corner beyond that edge, above or below the hex beside the N or S
@@ -565,7 +563,7 @@ def _side_stack(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, edge:
     _group_pills(draw, x0, rows[1], parts[1:], flat)
 
 
-def _pill(draw: ImageDraw.ImageDraw, x: float, cy: float, label: str, fill: RGB, ink: RGB, size: int = 14) -> int:
+def _pill(draw: d.Pen, x: float, cy: float, label: str, fill: RGB, ink: RGB, size: int = 14) -> int:
     """A small badge; x is its left edge; returns the width."""
     return d.pill(draw, (x, cy), label, size, fill, ink=ink, outline=d.INK, pad=6)
 
@@ -606,7 +604,7 @@ def _band(r: float) -> int:
     return max(6, int(r * 0.12))
 
 
-def _hex_base(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, tile_id: str, up: bool) -> None:
+def _hex_base(draw: d.Pen, cx: float, cy: float, r: float, tile_id: str, up: bool) -> None:
     """A piece's hex: its kind's fill, a band along every road edge (tan with dark dashes) and water edge (blue),
     the outline (double when upgraded)."""
     fill = KIND_FILL[_kind(tile_id)]
@@ -730,7 +728,7 @@ def _fitted(tokens: Sequence[Token], room: float) -> list[Token]:
     return out
 
 
-def _token(draw: ImageDraw.ImageDraw, x: float, cy: float, token: Token) -> None:
+def _token(draw: d.Pen, x: float, cy: float, token: Token) -> None:
     """Draw a token with its left edge at x (a use's continuation has no disc)."""
     kind, data = token
     if kind == "res":
@@ -743,7 +741,7 @@ def _token(draw: ImageDraw.ImageDraw, x: float, cy: float, token: Token) -> None
         x += _worker_pill(draw, x, cy, colour, n, flat) + 3
 
 
-def _hex_text(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, body: HexText) -> None:
+def _hex_text(draw: d.Pen, cx: float, cy: float, r: float, body: HexText) -> None:
     """Title at the top; resources, uses and as much of the effect as fits in the middle; the footer (UP,
     coordinates) at the bottom."""
     band = _band(r)
@@ -819,7 +817,7 @@ def render(public_view: View) -> bytes:
     legend_h = _legend_height(view)
     parts = [header_h, auction_h, boats_h, players_h, legend_h]
     height = 2 * MARGIN + sum(parts) + GAP * (sum(1 for p in parts if p) - 1)
-    image, draw = d.canvas(WIDTH, height)
+    _, draw = d.canvas(WIDTH, height)
     y = MARGIN
     _header(draw, view, (MARGIN, y, WIDTH - MARGIN, y + header_h))
     y += header_h + GAP
@@ -838,7 +836,7 @@ def render(public_view: View) -> bytes:
             x += w + GAP
         y += row_h + GAP
     _legend(draw, view, (MARGIN, y, WIDTH - MARGIN, y + legend_h))
-    return d.to_png(image)
+    return d.to_png(d.finished(draw))
 
 
 def render_scoreboard(scoreboard: Scoreboard) -> bytes:
@@ -846,7 +844,7 @@ def render_scoreboard(scoreboard: Scoreboard) -> bytes:
     return d.scoreboard_png(scoreboard, lambda seat: SEAT_FILL, _score_badge)
 
 
-def _score_badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], seat: int, ink: RGB) -> None:
+def _score_badge(draw: d.Pen, xy: tuple[float, float], seat: int, ink: RGB) -> None:
     """The player's number before a name on the scoreboard."""
     x, y = xy
     draw.ellipse((x, y, x + 32, y + 32), fill=(255, 255, 255), outline=ink, width=2)
@@ -868,7 +866,7 @@ def _waiting(view: View) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _header(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
+def _header(draw: d.Pen, view: View, box: Box) -> None:
     """Title, season and phase; the start player with the purple keyple; whom we wait for; the supplies."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=d.GRID, width=2)
@@ -898,7 +896,7 @@ def _header(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
     _supplies(draw, view, x0 + PAD, y + 8 + 17)
 
 
-def _supplies(draw: ImageDraw.ImageDraw, view: View, x: float, cy: float) -> None:
+def _supplies(draw: d.Pen, view: View, x: float, cy: float) -> None:
     """The bag's size, the green supply, the skill pile, the resource supply and the stacks still to come."""
     x += d.text(draw, (x, cy), "Bag", 17, d.MUTED, anchor="lm") + 6
     x += d.text(draw, (x, cy), f"{int(view.get('bag') or 0)} workers", 18, bold=True, anchor="lm") + 22
@@ -949,7 +947,7 @@ def _auction_height(view: View) -> int:
     return 44 + (CELESTE_LINE_H if CELESTE_LOC in locs else 0) + rows * CELL_H + 8
 
 
-def _auction(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
+def _auction(draw: d.Pen, view: View, box: Box) -> None:
     """The season's tiles up for auction and the turn-order tiles, each with its bids on the bidders' edges and
     the workers using it; Key Celeste and where its ghost is."""
     x0, y0, x1, y1 = box
@@ -985,7 +983,7 @@ def _auction(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
         _auction_cell(draw, view, loc, cx, cy, players, (x0 + 6, x1 - 6))
 
 
-def _celeste_line(draw: ImageDraw.ImageDraw, view: View, x: float, cy: float, right: float) -> None:
+def _celeste_line(draw: d.Pen, view: View, x: float, cy: float, right: float) -> None:
     """Key Celeste's line: what its face gives, and where the ghost is (who holds it is public, F-38)."""
     face = _celeste(view).get("face")
     tile = COMPONENTS.key_celeste
@@ -1025,7 +1023,7 @@ def _celeste_line(draw: ImageDraw.ImageDraw, view: View, x: float, cy: float, ri
             x += d.text(draw, (x, cy), d.ellipsize(seg, 16, room), 16, anchor="lm") + 5
 
 
-def _auction_cell(draw: ImageDraw.ImageDraw, view: View, loc: str, cx: float, cy: float, players: int,
+def _auction_cell(draw: d.Pen, view: View, loc: str, cx: float, cy: float, players: int,
                   span: tuple[float, float]) -> None:
     """One location: its hex with title, effect and uses, and a chip outside each bidder's edge (kept within the
     panel's span); a played ghost in the place of the bid it replaced."""
@@ -1069,7 +1067,7 @@ def _auction_cell(draw: ImageDraw.ImageDraw, view: View, loc: str, cx: float, cy
         _ghost_chip(draw, bx, by, wins_for)
 
 
-def _celeste_cell(draw: ImageDraw.ImageDraw, view: View, cx: float, cy: float, r: float) -> None:
+def _celeste_cell(draw: d.Pen, view: View, cx: float, cy: float, r: float) -> None:
     """Key Celeste's face in two lines across the hex's middle, and the ghost at its east corner: standing on the
     tile, or with the number disc of the player holding it."""
     band = _band(r)
@@ -1132,7 +1130,7 @@ def _picking(view: View) -> list[int]:
     return [int(s) for s in view.get("picking") or []]
 
 
-def _boats(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
+def _boats(draw: d.Pen, view: View, box: Box) -> None:
     """One card per boat: its name and face, the workers by colour and skills by kind on it (in winter its
     scoring), and who took it."""
     x0, y0, x1, y1 = box
@@ -1159,7 +1157,7 @@ def _boats(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
         _boat_card(draw, view, boat, (bx, y0 + 44, bx + card_w, y0 + 44 + card_h), face, winter)
 
 
-def _boat_card(draw: ImageDraw.ImageDraw, view: View, boat: Mapping[str, Any], box: Box, face: str,
+def _boat_card(draw: d.Pen, view: View, boat: Mapping[str, Any], box: Box, face: str,
                winter: bool) -> None:
     """A boat: name, load or winter scoring, taker; the Keymelequin also says who is aboard, its load (marked '*':
     Keywood's figures, F-2) and the boat it replaced."""
@@ -1206,7 +1204,7 @@ def _boat_card(draw: ImageDraw.ImageDraw, view: View, boat: Mapping[str, Any], b
         d.text(draw, (x0 + 10, ty), "not taken", 15, d.MUTED, anchor="lm")
 
 
-def _keymelequin_line(draw: ImageDraw.ImageDraw, view: View, workers: Mapping[str, int], face: str,
+def _keymelequin_line(draw: d.Pen, view: View, workers: Mapping[str, int], face: str,
                       where: tuple[float, float, float]) -> None:
     """The Keymelequin's own line: who is aboard (Sven in spring, Paulo in summer), the load it takes from the bag
     ('*': the sheet's icons are lost, Keywood's figures, F-2) and the boat it replaced at set-up."""
@@ -1326,7 +1324,7 @@ def _player_rows(view: View) -> list[tuple[list[Panel], int]]:
     return rows
 
 
-def _player(draw: ImageDraw.ImageDraw, view: View, panel: Panel, box: Box) -> None:
+def _player(draw: d.Pen, view: View, panel: Panel, box: Box) -> None:
     """A player's panel: number, name and badges; the public counts; tiles to place; the village."""
     x0, y0, x1, y1 = box
     seat = panel.seat
@@ -1383,7 +1381,7 @@ def _player(draw: ImageDraw.ImageDraw, view: View, panel: Panel, box: Box) -> No
     _village_hexes(draw, view, panel, (x0, top, x1, y1 - PAD))
 
 
-def _village_hexes(draw: ImageDraw.ImageDraw, view: View, panel: Panel, box: Box) -> None:
+def _village_hexes(draw: d.Pen, view: View, panel: Panel, box: Box) -> None:
     """A village centred in the box: open places (dashed, with their coordinates) and placed tiles."""
     x0, y0, x1, y1 = box
     r = panel.r
@@ -1430,7 +1428,7 @@ def _legend_height(view: View) -> int:
     return (4 if any(_modules(view)) else 3) * 34 + 16
 
 
-def _legend(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
+def _legend(draw: d.Pen, view: View, box: Box) -> None:
     """Keyple and resource letters, edges, badges, the bid edges of each player."""
     x0, y0, x1, _ = box
     draw.rounded_rectangle(box, radius=12, fill=d.PANEL, outline=d.GRID, width=2)
@@ -1477,7 +1475,7 @@ def _legend(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
     d.text(draw, (x1 - PAD, y), d.ellipsize(note, 15, int(x1 - PAD - x - 10)), 15, d.MUTED, anchor="rm")
 
 
-def _legend_modules(draw: ImageDraw.ImageDraw, view: View, x: float, y: float) -> None:
+def _legend_modules(draw: d.Pen, view: View, x: float, y: float) -> None:
     """The modules' pieces: Sven and Paulo (Keymelequin), the ghost and its chip (Key Celeste)."""
     mele, celeste = _modules(view)
     x += d.text(draw, (x, y), "Modules", 17, bold=True, anchor="lm") + 12

@@ -11,8 +11,6 @@ from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
-
 from engine.core import Scoreboard
 from engine.keyper.components import Components, Display, default
 from engine.keyper.lookup import colour_sources, reconstructed
@@ -117,11 +115,11 @@ def render(public_view: View, *, highlight: str | None = None, size: str = "full
     panels_h = 0 if size == "compact" else _panels_height(view)
     legend_h = LEGEND_H + 2
     height = MARGIN + header_h + GAP + boards_h + GAP + market_h + GAP + panels_h + legend_h + MARGIN
-    image, draw = d.canvas(WIDTH, height)
+    _, draw = d.canvas(WIDTH, height)
     y = MARGIN
     _header(draw, view, y)
     y += header_h + GAP
-    _boards(image, draw, view, comps, y, mark)
+    _boards(draw, view, comps, y, mark)
     y += boards_h + GAP
     _market(draw, view, comps, y)
     y += market_h + GAP
@@ -131,10 +129,10 @@ def render(public_view: View, *, highlight: str | None = None, size: str = "full
         for seat in range(len(players)):
             px = MARGIN + (seat % 2) * (PANEL_W + GAP)
             py = y + (seat // 2) * (row_h + GAP)
-            _player_panel(image, draw, view, comps, seat, (px, py, px + PANEL_W, py + row_h), mark)
+            _player_panel(draw, view, comps, seat, (px, py, px + PANEL_W, py + row_h), mark)
         y += rows * (row_h + GAP)
-    image.paste(_legend(), (MARGIN, y))
-    return d.to_png(image)
+    d.paste(draw, _legend(), (MARGIN, y))
+    return d.to_png(d.finished(draw))
 
 
 def render_scoreboard(scoreboard: Scoreboard) -> bytes:
@@ -203,7 +201,7 @@ def _name(view: View, seat: int) -> str:
     return str(view["players"][seat]["name"])
 
 
-def _header(draw: ImageDraw.ImageDraw, view: View, y: int) -> None:
+def _header(draw: d.Pen, view: View, y: int) -> None:
     """Season, turn, phase and whom we wait for; the last action; the open joiner offer or yield."""
     season = str(view.get("season_name", SEASONS[view["season"]]))
     x = MARGIN
@@ -265,7 +263,7 @@ def _header(draw: ImageDraw.ImageDraw, view: View, y: int) -> None:
 # --- Country boards ------------------------------------------------------------------------------------
 
 
-def _boards(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, comps: Components, y: int,
+def _boards(draw: d.Pen, view: View, comps: Components, y: int,
             mark: Mark | None) -> None:
     """Every country board in play, side by side and centred."""
     boards = view["boards"]
@@ -275,7 +273,7 @@ def _boards(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, comps: Co
     for board in boards:
         hl = mark[1] if mark and mark[0] == board["number"] else None
         offered = str(offer["field"]) if offer and offer["board"] == board["number"] else None
-        image.paste(_board_face(int(board["number"]), str(board["display"])), (x, y))
+        d.paste(draw, _board_face(int(board["number"]), str(board["display"])), (x, y))
         _board(draw, view, comps, board, x, y, hl, offered)
         x += BOARD_W + GAP
 
@@ -293,12 +291,12 @@ def _field_boxes(display_id: str, x: int, y: int) -> list[tuple[str, str, Box]]:
 
 
 @lru_cache(maxsize=64)
-def _board_face(number: int, display_id: str) -> Image.Image:
+def _board_face(number: int, display_id: str) -> d.Layer:
     """What never changes on a board showing a display: frame, title, field colours, letters, icons and water.
 
     Drawn once per (board, display) and pasted; labels, pieces and boats are drawn on top each time.
     """
-    image, draw = d.canvas(BOARD_W + 1, BOARD_H + 1)
+    _, draw = d.canvas(BOARD_W + 1, BOARD_H + 1)
     draw.rounded_rectangle((0, 0, BOARD_W, BOARD_H), radius=14, fill=d.PANEL, outline=d.GRID, width=2)
     title = f"Board {number}"
     d.text(draw, (14, 22), title, 24, bold=True, anchor="lm")
@@ -311,10 +309,10 @@ def _board_face(number: int, display_id: str) -> Image.Image:
             _keyp_face(draw, box)
         else:
             _field_face(draw, comps, box, kind)
-    return image
+    return d.layer(draw)
 
 
-def _board(draw: ImageDraw.ImageDraw, view: View, comps: Components, board: Mapping[str, Any], x: int, y: int,
+def _board(draw: d.Pen, view: View, comps: Components, board: Mapping[str, Any], x: int, y: int,
            hl: str | None, offered: str | None) -> None:
     """A board's changing parts: who claimed it, labels, keyper, boat, keyples and the outlines."""
     keyper = board.get("keyper")
@@ -342,7 +340,7 @@ def _board(draw: ImageDraw.ImageDraw, view: View, comps: Components, board: Mapp
         draw.rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), outline=d.HIGHLIGHT, width=6)
 
 
-def _field_face(draw: ImageDraw.ImageDraw, comps: Components, box: Box, kind_name: str) -> None:
+def _field_face(draw: d.Pen, comps: Components, box: Box, kind_name: str) -> None:
     """A field's fixed look: tinted by its border colour, with the colour letter and its resource icons."""
     kind = comps.field_kinds[kind_name]
     x0, y0, x1, y1 = box
@@ -361,7 +359,7 @@ def _field_face(draw: ImageDraw.ImageDraw, comps: Components, box: Box, kind_nam
         d.resource_icon(draw, x1 - 17 - i * 20, y0 + 15, 8, res)
 
 
-def _field(draw: ImageDraw.ImageDraw, box: Box, kind_name: str, keyples: Sequence[Mapping[str, Any]]) -> None:
+def _field(draw: d.Pen, box: Box, kind_name: str, keyples: Sequence[Mapping[str, Any]]) -> None:
     """A field's label, centred when empty and above the keyples otherwise, and its keyples."""
     x0, y0, x1, y1 = box
     label = FIELD_LABEL.get(kind_name, kind_name.replace("_", " ").capitalize())
@@ -381,7 +379,7 @@ def _field_resources(category: str, resource: str | None) -> list[str]:
     return []
 
 
-def _keyples_row(draw: ImageDraw.ImageDraw, keyples: Sequence[Mapping[str, Any]], box: Box, h: int) -> None:
+def _keyples_row(draw: d.Pen, keyples: Sequence[Mapping[str, Any]], box: Box, h: int) -> None:
     """Keyples side by side, centred in a box, shrinking when many."""
     if not keyples:
         return
@@ -399,7 +397,7 @@ def _keyples_row(draw: ImageDraw.ImageDraw, keyples: Sequence[Mapping[str, Any]]
         x += (w + gap) * scale
 
 
-def _river_face(draw: ImageDraw.ImageDraw, box: Box) -> None:
+def _river_face(draw: d.Pen, box: Box) -> None:
     """The double river field's water, waves, colour letter and name."""
     x0, y0, x1, y1 = box
     draw.rectangle(box, fill=d.WATER, outline=d.GRID, width=1)
@@ -411,7 +409,7 @@ def _river_face(draw: ImageDraw.ImageDraw, box: Box) -> None:
     d.text(draw, (x0 + 34, y0 + 14), "River", 16, d.INK, bold=True, anchor="lm")
 
 
-def _river(draw: ImageDraw.ImageDraw, box: Box, boat: str | None, keyples: Sequence[Mapping[str, Any]],
+def _river(draw: d.Pen, box: Box, boat: str | None, keyples: Sequence[Mapping[str, Any]],
            season: str, comps: Components) -> None:
     """The river's boat with its id and two resources, and the keyples on it."""
     x0, y0, x1, y1 = box
@@ -428,7 +426,7 @@ def _river(draw: ImageDraw.ImageDraw, box: Box, boat: str | None, keyples: Seque
     _boat(draw, (x0 + 8, y0 + 28, bx1, by1), boat, season, comps)
 
 
-def _boat(draw: ImageDraw.ImageDraw, box: Box, boat: str, season: str, comps: Components) -> None:
+def _boat(draw: d.Pen, box: Box, boat: str, season: str, comps: Components) -> None:
     """A boat tile: hull with its number, and its two resources for the season."""
     x0, y0, x1, y1 = box
     cx = (x0 + x1) / 2
@@ -464,7 +462,7 @@ def _boat_resources(boat: str, season: str, comps: Components) -> tuple[str, str
     return comps.boats[boat].side_for(season).resources
 
 
-def _keyp_face(draw: ImageDraw.ImageDraw, box: Box) -> None:
+def _keyp_face(draw: d.Pen, box: Box) -> None:
     """The keyp field's frame and name."""
     x0, y0, x1, y1 = box
     draw.rectangle(box, fill=(236, 230, 214), outline=d.GRID, width=1)
@@ -472,7 +470,7 @@ def _keyp_face(draw: ImageDraw.ImageDraw, box: Box) -> None:
     d.text(draw, ((x0 + x1) / 2, y0 + 18), "KEYP", 16, d.INK, bold=True, anchor="mm")
 
 
-def _keyp_field(draw: ImageDraw.ImageDraw, view: View, box: Box, keyper: int | None) -> None:
+def _keyp_field(draw: d.Pen, view: View, box: Box, keyper: int | None) -> None:
     """The keyper of the player who claimed the board, or 'free'."""
     x0, y0, x1, _ = box
     if keyper is None:
@@ -484,7 +482,7 @@ def _keyp_field(draw: ImageDraw.ImageDraw, view: View, box: Box, keyper: int | N
 # --- Display of country tiles and the season's boats ---------------------------------------------------
 
 
-def _market(draw: ImageDraw.ImageDraw, view: View, comps: Components, y: int) -> None:
+def _market(draw: d.Pen, view: View, comps: Components, y: int) -> None:
     """The country tiles on display (winter fairs marked as such), then the season's boats."""
     d.text(draw, (MARGIN, y + 14), "Country tiles on display", 24, bold=True, anchor="lm")
     display = list(view.get("display", []))
@@ -511,7 +509,7 @@ def _market(draw: ImageDraw.ImageDraw, view: View, comps: Components, y: int) ->
         _boat_chip(draw, comps, boat, season, on_board.get(boat), (x, by, x + chip_w, by + 62))
 
 
-def _tile_card(draw: ImageDraw.ImageDraw, comps: Components, tile_id: str, box: Box) -> None:
+def _tile_card(draw: d.Pen, comps: Components, tile_id: str, box: Box) -> None:
     """A country building tile: area band, name and cost."""
     tile = comps.tiles[tile_id]
     x0, y0, x1, y1 = box
@@ -523,7 +521,7 @@ def _tile_card(draw: ImageDraw.ImageDraw, comps: Components, tile_id: str, box: 
     _cost(draw, tile.cost, (x0 + 8, y0 + 92, x1 - 8, y1 - 6), reconstructed(tile.provenance))
 
 
-def _cost(draw: ImageDraw.ImageDraw, cost: Mapping[str, int], box: Box, marked: bool = False) -> None:
+def _cost(draw: d.Pen, cost: Mapping[str, int], box: Box, marked: bool = False) -> None:
     """A build cost as counts with icons, centred in a box; 'any raw' style groups in words."""
     x0, y0, x1, y1 = box
     parts = [(str(n), res, (d.text_width(COST_LABEL[res], 14) if res in COST_LABEL else 18))
@@ -541,7 +539,7 @@ def _cost(draw: ImageDraw.ImageDraw, cost: Mapping[str, int], box: Box, marked: 
     d.text(draw, ((x0 + x1) / 2, y0 - 2), "cost" + (MARK if marked else ""), 12, d.MUTED, anchor="mm")
 
 
-def _winter_card(draw: ImageDraw.ImageDraw, comps: Components, fair_id: str, box: Box) -> None:
+def _winter_card(draw: d.Pen, comps: Components, fair_id: str, box: Box) -> None:
     """A winter fair tile on the display: its id and the points of each side with the seasons it suits."""
     fair = comps.fairs[fair_id]
     x0, y0, x1, y1 = box
@@ -555,7 +553,7 @@ def _winter_card(draw: ImageDraw.ImageDraw, comps: Components, fair_id: str, box
         d.text(draw, ((x0 + x1) / 2, y0 + 78 + i * 24), f"{side.points} pts  {seasons}", 16, anchor="mm")
 
 
-def _boat_chip(draw: ImageDraw.ImageDraw, comps: Components, boat: str, season: str, board: int | None,
+def _boat_chip(draw: d.Pen, comps: Components, boat: str, season: str, board: int | None,
                box: Box) -> None:
     """One of the season's boats: id, its two resources and where it sails."""
     x0, y0, x1, y1 = box
@@ -593,7 +591,7 @@ def _to_build_height(view: View) -> int:
     return BUILD_HEAD + rows * (CHIP_H + CHIP_GAP) - CHIP_GAP
 
 
-def _player_panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, comps: Components, seat: int,
+def _player_panel(draw: d.Pen, view: View, comps: Components, seat: int,
                   box: Box, mark: Mark | None) -> None:
     """One player's panel: header, farm and village plots, keyp and keyp tile, fairs, stores, tiles to build."""
     player = view["players"][seat]
@@ -614,10 +612,10 @@ def _player_panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, com
     _panel_side(draw, view, seat, (right_x, top, x1 - 14, bottom))
     sy = bottom + 14
     _stores(draw, player.get("goods", {}), (x0 + 14, sy, x1 - 14, sy + 3 * 44))
-    _to_build(image, draw, comps, list(player.get("tiles", [])), (x0 + 14, sy + 3 * 44 + 12, x1 - 14, y1 - 8))
+    _to_build(draw, comps, list(player.get("tiles", [])), (x0 + 14, sy + 3 * 44 + 12, x1 - 14, y1 - 8))
 
 
-def _panel_badges(draw: ImageDraw.ImageDraw, view: View, seat: int, band: Box) -> None:
+def _panel_badges(draw: d.Pen, view: View, seat: int, band: Box) -> None:
     """Right-aligned pills in a panel header: turn and decision markers, claimed board, display choice."""
     player = view["players"][seat]
     x = band[2] - 12
@@ -636,7 +634,7 @@ def _panel_badges(draw: ImageDraw.ImageDraw, view: View, seat: int, band: Box) -
         x -= d.pill(draw, (x, cy), label, 17, fill, ink=ink, outline=d.INK, anchor="r") + 8
 
 
-def _plots(draw: ImageDraw.ImageDraw, player: Mapping[str, Any], comps: Components, x: int, y: int,
+def _plots(draw: d.Pen, player: Mapping[str, Any], comps: Components, x: int, y: int,
            hl: str | None) -> int:
     """The farm (f1..f8) and village (v1..v12) plot grids; returns the y below them."""
     board = comps.player_board
@@ -659,7 +657,7 @@ def _plots(draw: ImageDraw.ImageDraw, player: Mapping[str, Any], comps: Componen
     return y - 12
 
 
-def _plot(draw: ImageDraw.ImageDraw, comps: Components, area: str, pid: str, plot: Mapping[str, Any] | None,
+def _plot(draw: d.Pen, comps: Components, area: str, pid: str, plot: Mapping[str, Any] | None,
           keyples: Sequence[Mapping[str, Any]], box: Box) -> None:
     """A plot: empty with its id, or the built tile's name, an UP badge when upgraded, what it overbuilt."""
     x0, y0, x1, y1 = box
@@ -687,7 +685,7 @@ def _plot(draw: ImageDraw.ImageDraw, comps: Components, area: str, pid: str, plo
         d.text(draw, (x0 + 4, y1 - 3), label, 11, d.darker(fill, 0.6), anchor="ld")
 
 
-def _panel_side(draw: ImageDraw.ImageDraw, view: View, seat: int, box: Box) -> None:
+def _panel_side(draw: d.Pen, view: View, seat: int, box: Box) -> None:
     """Shipping, face-down fairs, the keyp (keyper and keyples), the keyp tile and the fairground."""
     player = view["players"][seat]
     x0, y0, x1, _ = box
@@ -744,7 +742,7 @@ def _panel_side(draw: ImageDraw.ImageDraw, view: View, seat: int, box: Box) -> N
     d.text(draw, (x0, y + 14), d.ellipsize(label, 16, x1 - x0), 16, d.INK if winter else d.MUTED, anchor="lm")
 
 
-def _stat(draw: ImageDraw.ImageDraw, xy: tuple[int, int], label: str, value: str) -> int:
+def _stat(draw: d.Pen, xy: tuple[int, int], label: str, value: str) -> int:
     """A small box with a label and a big value; returns its width."""
     x, y = xy
     w = max(d.text_width(label, 14) + 16, 60)
@@ -754,7 +752,7 @@ def _stat(draw: ImageDraw.ImageDraw, xy: tuple[int, int], label: str, value: str
     return w
 
 
-def _stores(draw: ImageDraw.ImageDraw, goods: Mapping[str, int], box: Box) -> None:
+def _stores(draw: d.Pen, goods: Mapping[str, int], box: Box) -> None:
     """Every resource a player could hold, with its count; zero counts faded."""
     x0, y0, x1, _ = box
     draw.rounded_rectangle((x0, y0, x1, y0 + 3 * 44 - 4), radius=10, fill=(255, 255, 255), outline=d.FAINT, width=1)
@@ -772,7 +770,7 @@ def _stores(draw: ImageDraw.ImageDraw, goods: Mapping[str, int], box: Box) -> No
     d.text(draw, (x1 - 10, y0 + 2 * 44 + 13), "STORES", 17, d.MUTED, bold=True, anchor="rm")
 
 
-def _to_build(image: Image.Image, draw: ImageDraw.ImageDraw, comps: Components, tiles: Sequence[str],
+def _to_build(draw: d.Pen, comps: Components, tiles: Sequence[str],
               box: Box) -> None:
     """The building tiles the player holds but has not built: one chip each, with its name and build cost."""
     x0, y0, x1, _ = box
@@ -786,25 +784,25 @@ def _to_build(image: Image.Image, draw: ImageDraw.ImageDraw, comps: Components, 
         if tile_id not in comps.tiles:
             d.text_box(draw, (cx, cy, cx + chip_w, cy + CHIP_H), tile_id, 13, 11)
             continue
-        image.paste(_chip(tile_id, chip_w), (cx, cy))
+        d.paste(draw, _chip(tile_id, chip_w), (cx, cy))
 
 
 @lru_cache(maxsize=128)
-def _chip(tile_id: str, width: int) -> Image.Image:
+def _chip(tile_id: str, width: int) -> d.Layer:
     """A tile to build: area-coloured, its name, its cost as counts and icons, and MARK if the cost is reconstructed.
 
     Drawn once per tile (of the bundled pack) and pasted.
     """
     tile = default().tiles[tile_id]
-    image, draw = d.canvas(width, CHIP_H, d.PANEL)
+    _, draw = d.canvas(width, CHIP_H, d.PANEL)
     fill = d.AREA_FILL.get(tile.area, d.MUTED)
     draw.rectangle((0, 0, width - 1, CHIP_H - 1), fill=d.lighter(fill, 0.82), outline=fill, width=2)
     d.text_box(draw, (4, 2, width - 4, 29), tile.name, 13, 11, d.darker(fill, 0.55), bold=True)
     _chip_cost(draw, tile.cost, reconstructed(tile.provenance), (4, 29, width - 4, CHIP_H - 3))
-    return image
+    return d.layer(draw)
 
 
-def _chip_cost(draw: ImageDraw.ImageDraw, cost: Mapping[str, int], marked: bool, box: Box) -> None:
+def _chip_cost(draw: d.Pen, cost: Mapping[str, int], marked: bool, box: Box) -> None:
     """A cost as 'count icon' pairs, centred; a group ('any raw') is its kind's icon in white."""
     x0, y0, x1, y1 = box
     parts = [(str(n), res) for res, n in cost.items() if n]
@@ -830,10 +828,10 @@ LEGEND_H = 118
 
 
 @cache
-def _legend() -> Image.Image:
+def _legend() -> d.Layer:
     """Colour letters, piece shapes, resource icon shapes and what the outlines mean (drawn once)."""
     width = WIDTH - 2 * MARGIN
-    image, draw = d.canvas(width + 1, LEGEND_H + 1)
+    _, draw = d.canvas(width + 1, LEGEND_H + 1)
     draw.rounded_rectangle((0, 0, width, LEGEND_H), radius=12, fill=d.PANEL, outline=d.GRID, width=2)
     x, ly = 14, 24
     x += d.text(draw, (x, ly), "Colours", 18, bold=True, anchor="lm") + 16
@@ -864,7 +862,7 @@ def _legend() -> Image.Image:
     x += 4 + d.text(draw, (x + 4, ly), "any of that kind", 17, anchor="lm") + 26
     x += d.text(draw, (x, ly), MARK, 20, d.INK, bold=True, anchor="lm") + 8
     d.text(draw, (x, ly), d.ellipsize(_reconstructed_note(), 17, width - x - 14), 17, anchor="lm")
-    return image
+    return d.layer(draw)
 
 
 def _reconstructed_note() -> str:

@@ -174,26 +174,26 @@ def render(public_view: View) -> bytes:
     players_h = _players_height(view)
     legend = _legend()
     height = MARGIN + header_h + GAP + middle_h + GAP + players_h + GAP + legend.height + MARGIN
-    image, draw = d.canvas(WIDTH, height)
+    _, draw = d.canvas(WIDTH, height)
     y = MARGIN
-    _header(image, draw, view, (MARGIN, y, WIDTH - MARGIN, y + header_h))
+    _header(draw, view, (MARGIN, y, WIDTH - MARGIN, y + header_h))
     y += header_h + GAP
     lattice_w = LATTICE_W if side else INNER
-    _lattice(image, draw, view, board, (MARGIN, y, MARGIN + lattice_w, y + lattice_h))
+    _lattice(draw, view, board, (MARGIN, y, MARGIN + lattice_w, y + lattice_h))
     if side:
         x = MARGIN + LATTICE_W + GAP
-        image.paste(column[0], (x, y))
-        image.paste(column[1], (x, y + column[0].height + GAP))
+        d.paste(draw, column[0], (x, y))
+        d.paste(draw, column[1], (x, y + column[0].height + GAP))
     else:
         total = column[0].width + GAP + column[1].width
         x = MARGIN + (INNER - total) // 2
-        image.paste(column[0], (x, y + lattice_h + GAP))
-        image.paste(column[1], (x + column[0].width + GAP, y + lattice_h + GAP))
+        d.paste(draw, column[0], (x, y + lattice_h + GAP))
+        d.paste(draw, column[1], (x + column[0].width + GAP, y + lattice_h + GAP))
     y += middle_h + GAP
     _players(draw, view, (MARGIN, y, WIDTH - MARGIN, y + players_h))
     y += players_h + GAP
-    image.paste(legend, (MARGIN, y))
-    return d.to_png(image)
+    d.paste(draw, legend, (MARGIN, y))
+    return d.to_png(d.finished(draw))
 
 
 def render_scoreboard(scoreboard: Scoreboard) -> bytes:
@@ -206,7 +206,7 @@ def _colour_of(seat: int) -> str:
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
 
 
-def _score_badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], seat: int, ink: RGB) -> None:
+def _score_badge(draw: d.Pen, xy: tuple[float, float], seat: int, ink: RGB) -> None:
     """The colour letter before a name on the scoreboard."""
     _tag(draw, xy, _colour_of(seat), 20, outline=ink)
 
@@ -214,7 +214,7 @@ def _score_badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], seat: int, 
 # --- Small pieces ----------------------------------------------------------------------------------------
 
 
-def _tag(draw: ImageDraw.ImageDraw, xy: tuple[float, float], colour: str, size: int = 16, *,
+def _tag(draw: d.Pen, xy: tuple[float, float], colour: str, size: int = 16, *,
          outline: RGB = d.INK) -> int:
     """A player colour's swatch with its letter; xy is the top-left corner; returns the width."""
     fill = player_fill(colour)
@@ -227,7 +227,7 @@ def _tag(draw: ImageDraw.ImageDraw, xy: tuple[float, float], colour: str, size: 
     return int(w)
 
 
-def _cube(draw: ImageDraw.ImageDraw, cx: float, cy: float, colour: str, side: int = 22, *, faded: bool = False) -> None:
+def _cube(draw: d.Pen, cx: float, cy: float, colour: str, side: int = 22, *, faded: bool = False) -> None:
     """A cube: a rounded square in the cube's colour with its letter."""
     fill = CUBE_FILL.get(colour, d.FAINT)
     if faded:
@@ -253,7 +253,7 @@ def _octagon(x: float, y: float, size: float, cut: float, inset: float = 0) -> l
             (x + cut, f), (a, y + size - cut), (a, y + cut)]
 
 
-def _ordinal_pill(draw: ImageDraw.ImageDraw, xy: tuple[float, float], marker: int, size: int = 15) -> int:
+def _ordinal_pill(draw: d.Pen, xy: tuple[float, float], marker: int, size: int = 15) -> int:
     """A work-order marker: a wooden cylinder seen from the side, with 1st..5th; xy is its left middle."""
     return d.pill(draw, xy, ORDINAL.get(marker, str(marker)), size, WOOD, ink=d.INK, outline=d.darker(WOOD, 0.55),
                   pad=6)
@@ -353,11 +353,11 @@ def _open_squares(board: Board) -> list[Pos]:
 
 
 @lru_cache(maxsize=32)
-def _field_tile(terrain: str, pitch: int) -> tuple[Image.Image, Image.Image]:
+def _field_tile(terrain: str, pitch: int) -> tuple[d.Layer, Image.Image]:
     """A placed field's octagon (fill, pattern, outline, terrain letter) and its mask; drawn once per pitch."""
     cut = round(pitch * CUT)
     fill = TERRAIN_FILL.get(terrain, d.FAINT)
-    image, draw = d.canvas(pitch, pitch, fill)
+    _, draw = d.canvas(pitch, pitch, fill)
     _pattern(draw, terrain, pitch, d.darker(fill, 0.8))
     mask = Image.new("L", (pitch, pitch), 0)
     points = _octagon(0, 0, pitch, cut, 1.5)
@@ -366,10 +366,10 @@ def _field_tile(terrain: str, pitch: int) -> tuple[Image.Image, Image.Image]:
     letter = TERRAIN_LETTER.get(terrain, "?")
     d.text(draw, (pitch / 2, pitch * 0.8), letter, max(12, int(pitch * 0.17)), d.darker(fill, 0.35), bold=True,
            anchor="mm")
-    return image, mask
+    return d.layer(draw), mask
 
 
-def _pattern(draw: ImageDraw.ImageDraw, terrain: str, pitch: int, ink: RGB) -> None:
+def _pattern(draw: d.Pen, terrain: str, pitch: int, ink: RGB) -> None:
     """A terrain's texture, so that fields differ by more than colour: stones, trees, waves, furrows, grapes."""
     step = max(10, pitch // 6)
     if terrain == "quarry":
@@ -394,18 +394,18 @@ def _pattern(draw: ImageDraw.ImageDraw, terrain: str, pitch: int, ink: RGB) -> N
 
 
 @lru_cache(maxsize=8)
-def _open_field_tile(pitch: int) -> tuple[Image.Image, Image.Image]:
+def _open_field_tile(pitch: int) -> tuple[d.Layer, Image.Image]:
     """An empty field slot: a faint octagon outline and its mask."""
     cut = round(pitch * CUT)
-    image, draw = d.canvas(pitch, pitch, SLOT_FILL)
+    _, draw = d.canvas(pitch, pitch, SLOT_FILL)
     mask = Image.new("L", (pitch, pitch), 0)
     points = _octagon(0, 0, pitch, cut, 3)
     ImageDraw.Draw(mask).polygon(points, fill=255)
     draw.line([*points, points[0]], fill=d.FAINT, width=2)
-    return image, mask
+    return d.layer(draw), mask
 
 
-def _lattice(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, board: Board, box: Box) -> None:
+def _lattice(draw: d.Pen, view: View, board: Board, box: Box) -> None:
     """The panel with the field lattice: axes, open slots, fields, the Keythedral, cottages, fences and workers."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=d.GRID, width=2)
@@ -431,14 +431,14 @@ def _lattice(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, board: B
     tile, mask = _open_field_tile(p)
     for x, y in _open_fields(board):
         cx, cy = cell(x, y)
-        image.paste(tile, (cx, cy), mask)
+        d.paste(draw, tile, (cx, cy), mask)
         d.text(draw, (cx + p / 2, cy + p / 2), field_label(x, y), slot_size, SLOT_INK, anchor="mm")
     for (x, y), terrain in board.fields.items():
         if not (board.x0 <= x <= board.x1 and board.y0 <= y <= board.y1):
             continue
         cx, cy = cell(x, y)
         ftile, fmask = _field_tile(terrain, p)
-        image.paste(ftile, (cx, cy), fmask)
+        d.paste(draw, ftile, (cx, cy), fmask)
         d.text(draw, (cx + p / 2, cy + p * 0.2), field_label(x, y), label_size, d.INK, bold=True, anchor="mm")
     half = round(p * CUT) - 2
     setting_up = squares_labelled(view)
@@ -477,7 +477,7 @@ def squares_labelled(view: View) -> bool:
     return view.get("phase") == "setup" or view.get("step") == "relocate"
 
 
-def _keythedral_piece(draw: ImageDraw.ImageDraw, cx: float, cy: float, half: float) -> None:
+def _keythedral_piece(draw: d.Pen, cx: float, cy: float, half: float) -> None:
     """The Keythedral tile: a purple diamond with a white spire and K."""
     d.shape(draw, _diamond(cx, cy, half + 1), KEYTHEDRAL_FILL, d.INK, width=2)
     s = half * 0.42
@@ -486,20 +486,20 @@ def _keythedral_piece(draw: ImageDraw.ImageDraw, cx: float, cy: float, half: flo
     d.text(draw, (cx, cy + s * 0.45), "K", max(12, int(half * 0.5)), (255, 255, 255), bold=True, anchor="mm")
 
 
-def _cottage(draw: ImageDraw.ImageDraw, cx: float, cy: float, half: float, cottage: Mapping[str, Any],
+def _cottage(draw: d.Pen, cx: float, cy: float, half: float, cottage: Mapping[str, Any],
              lit: bool) -> None:
     """A cottage (player colour, thin outline) or a house (darker, double outline, 'H'), with letter and number."""
     colour = str(cottage.get("colour", ""))
     fill = player_fill(colour, int(cottage.get("seat", 0)))
     house = bool(cottage.get("house"))
     if lit:
-        draw.polygon(_diamond(cx, cy, half + 5), outline=d.HIGHLIGHT, width=4)
+        d.outline(draw, _diamond(cx, cy, half + 5), d.HIGHLIGHT, 4)
     label = f"{player_letter(colour)}{cottage.get('number', '?')}"
     size = max(11, min(17, int(half * 0.5)))
     if house:
         body = d.darker(fill, 0.62)
         d.shape(draw, _diamond(cx, cy, half), body, d.INK, width=3)
-        draw.polygon(_diamond(cx, cy, half - 5), outline=(255, 255, 255), width=2)
+        d.outline(draw, _diamond(cx, cy, half - 5), (255, 255, 255), 2)
         d.text(draw, (cx, cy - size * 0.5), label, size, d.ink_on(body), bold=True, anchor="mm")
         d.text(draw, (cx, cy + size * 0.62), "H", size, d.ink_on(body), bold=True, anchor="mm")
     else:
@@ -507,7 +507,7 @@ def _cottage(draw: ImageDraw.ImageDraw, cx: float, cy: float, half: float, cotta
         d.text(draw, (cx, cy), label, size, d.ink_on(fill), bold=True, anchor="mm")
 
 
-def _fence(draw: ImageDraw.ImageDraw, cx: float, cy: float, half: float, towards: tuple[int, int], colour: str,
+def _fence(draw: d.Pen, cx: float, cy: float, half: float, towards: tuple[int, int], colour: str,
            seat: int) -> None:
     """A fence: a thick bar in its builder's colour along the square's side facing the field (pushed a little onto
     the field's cut edge), with the colour's letter on a disc in its middle. towards: (+-1, +-1) in image axes."""
@@ -529,7 +529,7 @@ def _fence(draw: ImageDraw.ImageDraw, cx: float, cy: float, half: float, towards
            bold=True, anchor="mm")
 
 
-def _worker(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: int, colour: str, seat: int) -> None:
+def _worker(draw: d.Pen, cx: float, cy: float, r: int, colour: str, seat: int) -> None:
     """A worker: a disc in the player's colour with a white ring and the colour's letter."""
     fill = player_fill(colour, seat)
     draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), fill=d.INK)
@@ -574,7 +574,7 @@ def _waiting(view: View) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _header(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
+def _header(draw: d.Pen, view: View, box: Box) -> None:
     """Round, phase, step and start player; whom we wait for; the drawn field; pending payment, effects."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=d.GRID, width=2)
@@ -609,7 +609,7 @@ def _header(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, box: Box)
         if drawn:
             terrain = str(drawn.get("terrain", ""))
             ftile, fmask = _field_tile(terrain, 40)
-            image.paste(ftile, (xx, y - 7), fmask)
+            d.paste(draw, ftile, (xx, y - 7), fmask)
             xx += 48
             text = f"{terrain} (back {drawn.get('back', '?')})"
         else:
@@ -633,11 +633,11 @@ ORDER_H = 86
 NOTE_H = 26
 
 
-def _keythedral_mat(view: View) -> Image.Image:
+def _keythedral_mat(view: View) -> d.Layer:
     """The mat: 17 building spaces by stage, the cost legend line and the work-order track."""
     w = COLUMN_W
     h = TITLE_H + 5 * (CARD_H + CARD_GAP) + NOTE_H + ORDER_H + 8
-    image, draw = d.canvas(w, h, d.BACKGROUND)
+    _, draw = d.canvas(w, h, d.BACKGROUND)
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=14, fill=d.PANEL, outline=d.GRID, width=2)
     d.text(draw, (14, TITLE_H / 2 + 2), "KEYTHEDRAL MAT", 20, bold=True, anchor="lm")
     stage = view.get("stage")
@@ -670,7 +670,7 @@ def _keythedral_mat(view: View) -> Image.Image:
     d.text(draw, (x, y + 12), "price law under the tile", 14, d.INK, anchor="lm")
     y += NOTE_H
     _work_order(draw, view, (8, y, w - 8, y + ORDER_H))
-    return image
+    return d.layer(draw)
 
 
 def _slot(space: str) -> int:
@@ -679,7 +679,7 @@ def _slot(space: str) -> int:
     return int(slot) if slot.isdigit() else 0
 
 
-def _mat_card(draw: ImageDraw.ImageDraw, view: View, entry: Mapping[str, Any], box: Box) -> None:
+def _mat_card(draw: d.Pen, view: View, entry: Mapping[str, Any], box: Box) -> None:
     """A building space: face down (its stage only), face up (cost, price change, reconstructed mark) or taken."""
     x0, y0, x1, y1 = box
     space = str(entry.get("space", ""))
@@ -717,7 +717,7 @@ def _mat_card(draw: ImageDraw.ImageDraw, view: View, entry: Mapping[str, Any], b
     _cost(draw, [str(c) for c in cost], (x0 + 4, y0 + 30, x1 - 2, y1 - 2))
 
 
-def _cost(draw: ImageDraw.ImageDraw, cost: Sequence[str], box: Box) -> None:
+def _cost(draw: d.Pen, cost: Sequence[str], box: Box) -> None:
     """A cost as groups of 'cube + count', in cube order, wrapped into the box's rows."""
     x0, y0, x1, y1 = box
     counts: dict[str, int] = {}
@@ -746,7 +746,7 @@ def _cost(draw: ImageDraw.ImageDraw, cost: Sequence[str], box: Box) -> None:
         y += row_h
 
 
-def _work_order(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
+def _work_order(draw: d.Pen, view: View, box: Box) -> None:
     """The five cottage numbers at the foot of the mat and the work-order markers on them, with who placed each."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=10, fill=(255, 255, 255), outline=d.FAINT, width=1)
@@ -778,11 +778,11 @@ def _work_order(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
 KT_TITLE_H = 38
 
 
-def _keytown_mat(view: View) -> Image.Image:
+def _keytown_mat(view: View) -> d.Layer:
     """Keytown: the craftsmen's cubes, the chapter house (new-law spaces, law stack, laws played) and the store."""
     w = COLUMN_W
     h = KT_TITLE_H + 84 + 8 + 104 + 8 + 64 + 10
-    image, draw = d.canvas(w, h, d.BACKGROUND)
+    _, draw = d.canvas(w, h, d.BACKGROUND)
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=14, fill=d.PANEL, outline=d.GRID, width=2)
     d.text(draw, (14, KT_TITLE_H / 2 + 2), "KEYTOWN MAT", 20, bold=True, anchor="lm")
     craftsmen = view.get("craftsmen") or {}
@@ -838,7 +838,7 @@ def _keytown_mat(view: View) -> Image.Image:
         _cube(draw, cx + 12, y + 24, colour, 24, faded=n == 0)
         d.text(draw, (cx + 28, y + 24), str(n), 18, d.INK if n else d.MUTED, bold=bool(n), anchor="lm")
         d.text(draw, (cx + 2, y + 50), CUBE_NAME[colour], 14, d.MUTED, anchor="lm")
-    return image
+    return d.layer(draw)
 
 
 # --- Players -------------------------------------------------------------------------------------------
@@ -853,7 +853,7 @@ def _players_height(view: View) -> int:
     return HEAD_H + ROW_H * len(view.get("players") or []) + 10
 
 
-def _players(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
+def _players(draw: d.Pen, view: View, box: Box) -> None:
     """One row per player: swatch and name with status, cubes held by colour, points, tiles, laws, fences, houses."""
     x0, y0, x1, _ = box
     draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=d.GRID, width=2)
@@ -926,7 +926,7 @@ def _players(draw: ImageDraw.ImageDraw, view: View, box: Box) -> None:
         d.text(draw, (x0 + COLS["houses"] + 22, ry + 33), str(houses.get(seat, 0)), 24, bold=True, anchor="mm")
 
 
-def _tiles(draw: ImageDraw.ImageDraw, tiles: Sequence[Mapping[str, Any]], box: Box) -> None:
+def _tiles(draw: d.Pen, tiles: Sequence[Mapping[str, Any]], box: Box) -> None:
     """A player's building tiles as chips with their space, tinted by stage, wrapping to a second line."""
     x0, y0, x1, y1 = box
     if not tiles:
@@ -955,18 +955,17 @@ def _tiles(draw: ImageDraw.ImageDraw, tiles: Sequence[Mapping[str, Any]], box: B
 
 
 @cache
-def _legend() -> Image.Image:
+def _legend() -> d.Layer:
     """Terrain letters and patterns, player letters, pieces, cube letters (drawn once)."""
     w = INNER
     h = 4 * 34 + 14
-    image, draw = d.canvas(w + 1, h + 1)
+    _, draw = d.canvas(w + 1, h + 1)
     draw.rounded_rectangle((0, 0, w, h), radius=12, fill=d.PANEL, outline=d.GRID, width=2)
     y = 24
     x = 14 + d.text(draw, (14, y), "Fields", 17, bold=True, anchor="lm") + 14
     for terrain in TERRAINS:
         tile, mask = _field_tile(terrain, 44)
-        crop = (0, 0, 44, 44)
-        image.paste(tile.crop(crop), (x, y - 22), mask.crop(crop))
+        d.paste(draw, tile, (x, y - 22), mask)
         x += 50
         cube = TERRAIN_CUBE[terrain]
         x += d.text(draw, (x, y), f"{terrain}: {cube} {CUBE_NAME[cube]}", 16, anchor="lm") + 22
@@ -998,4 +997,4 @@ def _legend() -> Image.Image:
     note = ("field M13 is column M, row 13; square M13+ lies between M13, N13, M14 and N14; faint slots are "
             "empty places; a magenta ring marks the cottage number now placing workers")
     d.text(draw, (x, y), d.ellipsize(note, 16, w - x - 14), 16, anchor="lm")
-    return image
+    return d.layer(draw)

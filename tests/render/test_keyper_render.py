@@ -95,13 +95,13 @@ def test_compact_size_leaves_out_the_player_panels(stages: dict[str, State]) -> 
 
 def chip_cost_pixels(cost: dict[str, int], marked: bool) -> bytes:
     """A build cost drawn alone on a blank strip the size of a tile chip's cost row."""
-    image, draw = d.canvas(110, 18, d.PANEL)
+    _, draw = d.canvas(110, 18, d.PANEL)
     _chip_cost(draw, cost, marked, (0, 0, 110, 18))
-    return image.tobytes()
+    return d.finished(draw).convert("RGB").tobytes()
 
 
 def test_a_chip_draws_the_cost_and_marks_a_reconstructed_one() -> None:
-    blank = d.canvas(110, 18, d.PANEL)[0].tobytes()
+    blank = d.finished(d.canvas(110, 18, d.PANEL)[1]).convert("RGB").tobytes()
     plain = chip_cost_pixels({"log": 1, "rock": 1}, marked=False)
     assert plain != blank
     assert chip_cost_pixels({"log": 1, "rock": 1}, marked=True) != plain

@@ -1,0 +1,189 @@
+"""Palette drawing (render/draw.py): every table is drawn straight onto palette indices, text in SHADES blends.
+
+What this must keep: exact piece colours, text blended with whatever lies beneath it, layers (cached board faces,
+chips, field tiles, legends) that paste the same colours into any table and leak nothing from one table into the
+next, and the same bytes for the same view.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections.abc import Callable
+from typing import Any, cast
+
+import pytest
+from PIL import Image, ImageDraw
+
+from render import draw as d
+from render import keyflower, keyper, keythedral
+from tests.render.golden_images import GOLDEN
+
+RGB = tuple[int, int, int]
+
+
+def golden_view(name: str) -> dict[str, Any]:
+    """A stored golden input: the view (Keyper's file also holds its highlight)."""
+    stored: dict[str, Any] = json.loads((GOLDEN / f"{name}.json").read_text())
+    return stored
+
+
+def render_golden(name: str) -> bytes:
+    """Render a stored golden table with its game's renderer."""
+    stored = golden_view(name)
+    if name.startswith("keythedral"):
+        return keythedral.render(stored)
+    if name.startswith("keyflower"):
+        return keyflower.render(stored)
+    return keyper.render(stored["view"], highlight=stored["highlight"])
+
+
+def colours_in(data: bytes) -> set[RGB]:
+    """Every colour of a PNG's pixels."""
+    return colours_of(Image.open(io.BytesIO(data)).convert("RGB"))
+
+
+def colours_of(image: Image.Image) -> set[RGB]:
+    """Every colour of an RGB image's pixels."""
+    return {cast(RGB, colour) for _, colour in image.getcolors(1 << 16) or []}
+
+
+def rgb(draw: d.Pen) -> Image.Image:
+    """What a pen has drawn, as an RGB image."""
+    return d.finished(draw).convert("RGB")
+
+
+# --- Tables ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("autumn_4p_offer", "setup_2p"),
+    ("keythedral_midgame_4p", "keythedral_setup_4p"),
+    ("keyflower_autumn_4p", "keyflower_spring_3p"),
+])
+def test_cached_layers_leak_nothing_from_one_table_into_the_next(first: str, second: str) -> None:
+    before = render_golden(first)
+    other = render_golden(second)
+    assert render_golden(first) == before
+    assert other != before
+    assert render_golden(second) == other
+
+
+PIECES: dict[str, Callable[[], dict[str, RGB]]] = {
+    "autumn_4p_offer": lambda: {**d.KEYPLE_FILL, **d.RESOURCE_FILL, **d.SEASON_FILL, **d.AREA_FILL,
+                                **{f"seat {i}": c for i, c in enumerate(d.PLAYER_FILL)}},
+    "keythedral_midgame_4p": lambda: {**{f"player {k}": c for k, c in keythedral.PLAYER_FILL.items()},
+                                      **{f"cube {k}": c for k, c in keythedral.CUBE_FILL.items()},
+                                      **keythedral.TERRAIN_FILL, "keythedral": keythedral.KEYTHEDRAL_FILL},
+    "keyflower_autumn_4p": lambda: {**keyflower.KEYPLE_FILL, **keyflower.RESOURCE_FILL,
+                                    **{k: keyflower.KIND_FILL[k] for k in ("home", "spring", "summer", "autumn")}},
+}
+
+
+@pytest.mark.parametrize("name", sorted(PIECES))
+def test_every_piece_colour_is_in_the_image_exactly(name: str) -> None:
+    """(The 256-colour palette taken from a sample of the RGB image used to shift many of these a little.)"""
+    have = colours_in(render_golden(name))
+    missing = {what: colour for what, colour in PIECES[name]().items() if colour not in have}
+    assert not missing
+
+
+# --- Text --------------------------------------------------------------------------------------------------
+
+
+def composite(back: Image.Image, xy: tuple[int, int], line: str, size: int, ink: RGB) -> Image.Image:
+    """The exact anti-aliased line over an RGB image, placed as d.text places it: what the palette approximates."""
+    dx, dy = d._offset(line, size, "la")
+    coverage = Image.new("L", back.size, 0)
+    coverage.paste(d._mask(line, size, False), (xy[0] + dx, xy[1] + dy))
+    out = back.copy()
+    out.paste(Image.new("RGB", out.size, ink), (0, 0), coverage)
+    return out
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_text_is_ink_blended_with_each_colour_beneath_it(split: bool) -> None:
+    size, line = (160, 40), "Keywood table"
+    left, right, ink = (250, 240, 220), (30, 90, 200), (200, 30, 45)
+    _, draw = d.canvas(*size, left)
+    reference = Image.new("RGB", size, left)
+    if split:  # the line straddles two fills and the edge of the canvas
+        draw.rectangle((60, 0, 160, 40), fill=right)
+        ImageDraw.Draw(reference).rectangle((60, 0, 160, 40), fill=right)
+    d.text(draw, (-4, 8), line, 22, ink)
+    exact = composite(reference, (-4, 8), line, 22, ink)
+    drawn = rgb(draw)
+    worst = max(abs(a - b) for p, q in zip(drawn.get_flattened_data(), exact.get_flattened_data(), strict=True)
+                for a, b in zip(p, q, strict=True))
+    assert worst <= 255 // (2 * d.SHADES) + 2  # coverage rounded to the nearest step
+    assert drawn.tobytes() != reference.tobytes()
+    assert ink in colours_of(drawn)
+
+
+def test_flat_colours_keep_their_own_entries_when_text_blends_fill_the_palette() -> None:
+    rng = random.Random(5)
+    backs = [(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(15)]
+    inks = [(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(10)]
+    _, draw = d.canvas(1500, 460)
+    for i, back in enumerate(backs):  # 150 backgrounds-and-inks: more blends than the palette holds
+        draw.rectangle((i * 100, 0, i * 100 + 99, 399), fill=back)
+        for j, ink in enumerate(inks):
+            d.text(draw, (i * 100 + 4, j * 40 + 8), "Ab", 20, ink)
+    flat = len(backs) + len(inks) + 1
+    assert 256 - d.TEXT_RESERVE <= len(draw.colours.rgb) <= 256 - d.TEXT_RESERVE + flat  # blends stopped short
+    late = [(1, 2, 3 + i) for i in range(10)]
+    for i, colour in enumerate(late):
+        draw.rectangle((i * 20, 420, i * 20 + 19, 459), fill=colour)
+    assert set(late) <= colours_of(rgb(draw))
+
+
+def test_past_256_colours_a_fill_takes_the_nearest_colour_there() -> None:
+    _, draw = d.canvas(300, 10, (0, 0, 0))
+    wanted = [(i % 256, 255 - i % 256, 100 if i < 256 else 104) for i in range(300)]
+    for i, colour in enumerate(wanted):
+        draw.point((i, 0), fill=colour)
+    out = rgb(draw)
+    assert len(draw.colours.rgb) == 256
+    for i, colour in enumerate(wanted):
+        got = cast(RGB, out.getpixel((i, 0)))
+        assert got == colour if i < 255 else max(abs(a - b) for a, b in zip(got, colour, strict=True)) <= 4
+
+
+# --- Layers and outlines -----------------------------------------------------------------------------------
+
+
+def test_a_pasted_layer_keeps_its_colours_in_any_palette() -> None:
+    _, pen = d.canvas(40, 20, (10, 20, 30))
+    pen.rectangle((0, 0, 19, 19), fill=(200, 0, 0))
+    d.text(pen, (22, 2), "x", 14, (0, 200, 0))
+    part = d.layer(pen)
+    _, draw = d.canvas(100, 40, (255, 255, 255))
+    draw.rectangle((0, 0, 99, 9), fill=(0, 200, 0))  # the canvas's palette is in another order
+    d.paste(draw, part, (50, 15))
+    assert rgb(draw).crop((50, 15, 90, 35)).tobytes() == d.finished(pen).convert("RGB").tobytes()
+
+
+def test_a_layer_pasted_through_a_mask_leaves_the_rest() -> None:
+    _, pen = d.canvas(20, 20, (200, 0, 0))
+    mask = Image.new("L", (20, 20), 0)
+    ImageDraw.Draw(mask).rectangle((5, 5, 14, 14), fill=255)
+    _, draw = d.canvas(40, 40, (255, 255, 255))
+    d.paste(draw, d.layer(pen), (10, 10), mask)
+    out = rgb(draw)
+    assert out.getpixel((20, 20)) == (200, 0, 0) and out.getpixel((12, 12)) == (255, 255, 255)
+
+
+def test_outline_draws_pillows_thick_polygon_outline_on_a_crop() -> None:
+    rng = random.Random(1)
+    for _ in range(200):
+        cx, cy, half = rng.uniform(-20, 220), rng.uniform(-20, 220), rng.uniform(3, 40)
+        points = [(cx, cy - half), (cx + half, cy), (cx, cy + half), (cx - half, cy)]
+        width = rng.choice([2, 3, 4, 6])
+        _, whole = d.canvas(200, 200)
+        _, cropped = d.canvas(200, 200)
+        for pen in (whole, cropped):
+            pen.rectangle((0, 0, 99, 199), fill=(10, 200, 30))
+        whole.polygon(points, outline=d.HIGHLIGHT, width=width)
+        d.outline(cropped, points, d.HIGHLIGHT, width)
+        assert rgb(cropped).tobytes() == rgb(whole).tobytes(), (points, width)
