@@ -149,6 +149,7 @@ class Palette(ImagePalette.ImagePalette):
         self.rgb: list[RGB] = []
         self._ramps: dict[tuple[int, RGB], list[int]] = {}
         self._tables: dict[tuple[RGB, ...], list[int]] = {}
+        self._cells: dict[tuple[int, int, int], list[int]] = {}
 
     def getcolor(self, color: tuple[float, ...], image: Image.Image | None = None) -> int:
         """The index of an RGB colour, added if new (what ImageDraw asks for every fill and outline)."""
@@ -162,13 +163,23 @@ class Palette(ImagePalette.ImagePalette):
             return self.nearest(rgb)
         self.index[rgb] = len(self.rgb)
         self.rgb.append(rgb)
+        self._cells.setdefault(_cell(rgb), []).append(self.index[rgb])
         return self.index[rgb]
 
     def nearest(self, rgb: RGB) -> int:
-        """The index of the colour nearest rgb (squared RGB distance; the first of equals)."""
+        """The index of the colour nearest rgb (squared RGB distance; the first of equals).
+
+        Colours in the 27 grid cells round rgb's are looked at first: one nearer than a cell's side is the nearest
+        of all, since every colour outside them is at least a side away."""
         r, g, b = rgb
-        distances = [(r - x) ** 2 + (g - y) ** 2 + (b - z) ** 2 for x, y, z in self.rgb]
-        return distances.index(min(distances))
+        cr, cg, cb = _cell(rgb)
+        near = [i for dr in (-1, 0, 1) for dg in (-1, 0, 1) for db in (-1, 0, 1)
+                for i in self._cells.get((cr + dr, cg + dg, cb + db), ())]
+        candidates = near or range(len(self.rgb))
+        best = min(candidates, key=lambda i: (_distance(self.rgb[i], rgb), i))
+        if _distance(self.rgb[best], rgb) < CELL * CELL:
+            return best
+        return min(range(len(self.rgb)), key=lambda i: (_distance(self.rgb[i], rgb), i))
 
     def table(self, colours: tuple[RGB, ...]) -> list[int]:
         """A 256-entry lookup table from another image's indices (standing for colours) to this palette's."""
@@ -188,6 +199,19 @@ class Palette(ImagePalette.ImagePalette):
             steps = [self.index[c] if c in self.index else self._add(c, 256 - TEXT_RESERVE) for c in blends]
             found = self._ramps[key] = [under, *steps, self.getcolor(ink), *[0] * (255 - SHADES)]
         return found
+
+
+CELL = 32  # the side of the colour grid Palette.nearest looks in first
+
+
+def _cell(rgb: RGB) -> tuple[int, int, int]:
+    """The grid cell of a colour."""
+    return rgb[0] // CELL, rgb[1] // CELL, rgb[2] // CELL
+
+
+def _distance(a: RGB, b: RGB) -> int:
+    """The squared distance between two colours."""
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2
 
 
 class Pen(ImageDraw.ImageDraw):

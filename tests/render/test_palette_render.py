@@ -150,6 +150,19 @@ def test_past_256_colours_a_fill_takes_the_nearest_colour_there() -> None:
         assert got == colour if i < 255 else max(abs(a - b) for a, b in zip(got, colour, strict=True)) <= 4
 
 
+def test_nearest_is_the_nearest_of_all_colours() -> None:
+    rng = random.Random(2)
+    for count in (3, 40, 256):
+        palette = d.Palette()
+        for _ in range(count):
+            palette.getcolor((rng.randrange(256), rng.randrange(256), rng.randrange(256)))
+        for _ in range(300):
+            want = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+            brute = min(range(len(palette.rgb)), key=lambda i: (sum((a - b) ** 2 for a, b in zip(palette.rgb[i], want,
+                                                                                                strict=True)), i))
+            assert palette.nearest(want) == brute
+
+
 # --- Layers and outlines -----------------------------------------------------------------------------------
 
 
