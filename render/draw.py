@@ -281,12 +281,12 @@ def blend(back: RGB, ink: RGB, amount: float) -> RGB:
     )
 
 
-def canvas(width: int, height: int, fill: RGB = BACKGROUND) -> tuple[Image.Image, Pen]:
-    """A new index image filled with fill (palette entry 0), and the pen that draws on it."""
-    image = Image.new("L", (width, height), 0)
-    draw = Pen(image)
-    draw.colours.getcolor(fill)
-    return image, draw
+def canvas(width: int, height: int, fill: RGB = BACKGROUND, colours: Palette | None = None) -> tuple[Image.Image, Pen]:
+    """A new index image filled with fill, and the pen that draws on it: with its own palette, or with colours
+    (layers drawn with the palette of the canvas they go into are pasted as they are)."""
+    palette = Palette() if colours is None else colours
+    image = Image.new("L", (width, height), palette.getcolor(fill))
+    return image, Pen(image, palette)
 
 
 def layer(draw: Pen) -> Layer:
@@ -298,7 +298,11 @@ def paste(draw: Pen, part: Layer, xy: tuple[int, int], mask: Image.Image | None 
     """Paste a layer at xy (through a mask, as Image.paste), taking its colours into the pen's palette."""
     box = (xy[0], xy[1], xy[0] + part.width, xy[1] + part.height)
     lut = draw.colours.table(part.colours)
-    _blit(draw, box, part.image.im.point(lut, None), None if mask is None else mask.im)
+    same = lut[: len(part.colours)] == SAME[: len(part.colours)]  # drawn with this palette
+    _blit(draw, box, part.image.im if same else part.image.im.point(lut, None), None if mask is None else mask.im)
+
+
+SAME = list(range(256))  # the lookup table that changes nothing
 
 
 def _blit(draw: Pen, box: Box, tile: ImagingCore, mask: ImagingCore | None) -> None:

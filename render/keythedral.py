@@ -162,7 +162,8 @@ def render(public_view: View) -> bytes:
     view = public_view
     board = _board(view)
     header_h = _header_height(view)
-    column = [_keythedral_mat(view), _keytown_mat(view)]
+    colours = d.Palette()  # the mats are drawn with the table's palette and pasted as they are
+    column = [_keythedral_mat(view, colours), _keytown_mat(view, colours)]
     side = board.side
     if side:
         column_h = column[0].height + GAP + column[1].height
@@ -174,7 +175,7 @@ def render(public_view: View) -> bytes:
     players_h = _players_height(view)
     legend = _legend()
     height = MARGIN + header_h + GAP + middle_h + GAP + players_h + GAP + legend.height + MARGIN
-    _, draw = d.canvas(WIDTH, height)
+    _, draw = d.canvas(WIDTH, height, colours=colours)
     y = MARGIN
     _header(draw, view, (MARGIN, y, WIDTH - MARGIN, y + header_h))
     y += header_h + GAP
@@ -633,11 +634,11 @@ ORDER_H = 86
 NOTE_H = 26
 
 
-def _keythedral_mat(view: View) -> d.Layer:
+def _keythedral_mat(view: View, colours: d.Palette) -> d.Layer:
     """The mat: 17 building spaces by stage, the cost legend line and the work-order track."""
     w = COLUMN_W
     h = TITLE_H + 5 * (CARD_H + CARD_GAP) + NOTE_H + ORDER_H + 8
-    _, draw = d.canvas(w, h, d.BACKGROUND)
+    _, draw = d.canvas(w, h, d.BACKGROUND, colours)
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=14, fill=d.PANEL, outline=d.GRID, width=2)
     d.text(draw, (14, TITLE_H / 2 + 2), "KEYTHEDRAL MAT", 20, bold=True, anchor="lm")
     stage = view.get("stage")
@@ -778,11 +779,11 @@ def _work_order(draw: d.Pen, view: View, box: Box) -> None:
 KT_TITLE_H = 38
 
 
-def _keytown_mat(view: View) -> d.Layer:
+def _keytown_mat(view: View, colours: d.Palette) -> d.Layer:
     """Keytown: the craftsmen's cubes, the chapter house (new-law spaces, law stack, laws played) and the store."""
     w = COLUMN_W
     h = KT_TITLE_H + 84 + 8 + 104 + 8 + 64 + 10
-    _, draw = d.canvas(w, h, d.BACKGROUND)
+    _, draw = d.canvas(w, h, d.BACKGROUND, colours)
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=14, fill=d.PANEL, outline=d.GRID, width=2)
     d.text(draw, (14, KT_TITLE_H / 2 + 2), "KEYTOWN MAT", 20, bold=True, anchor="lm")
     craftsmen = view.get("craftsmen") or {}
