@@ -150,6 +150,8 @@ class Palette(ImagePalette.ImagePalette):
         self._ramps: dict[tuple[int, RGB], list[int]] = {}
         self._tables: dict[tuple[RGB, ...], list[int]] = {}
         self._cells: dict[tuple[int, int, int], list[int]] = {}
+        self._boxes: dict[tuple[int, int, int], int] = {}
+        self._tiles: dict[tuple[Glyph, int, RGB], ImagingCore] = {}
 
     def getcolor(self, color: tuple[float, ...], image: Image.Image | None = None) -> int:
         """The index of an RGB colour, added if new (what ImageDraw asks for every fill and outline)."""
@@ -164,6 +166,7 @@ class Palette(ImagePalette.ImagePalette):
         self.index[rgb] = len(self.rgb)
         self.rgb.append(rgb)
         self._cells.setdefault(_cell(rgb), []).append(self.index[rgb])
+        self._boxes.setdefault(_box(rgb), self.index[rgb])
         return self.index[rgb]
 
     def nearest(self, rgb: RGB) -> int:
@@ -189,24 +192,45 @@ class Palette(ImagePalette.ImagePalette):
             found = self._tables[colours] = found + [0] * (256 - len(found))
         return found
 
+    def tile(self, glyph: Glyph, under: int, ink: RGB) -> ImagingCore:
+        """A line of text in ink over colour index under, as indices (kept: a table repeats many labels)."""
+        key = (glyph, under, ink)
+        found = self._tiles.get(key)
+        if found is None:
+            found = self._tiles[key] = glyph.steps.point(self.ramp(under, ink), None)
+        return found
+
     def ramp(self, under: int, ink: RGB) -> list[int]:
         """A lookup table from coverage step (0 to SHADES) to the index of ink laid over colour index under at
         that coverage; the blends between keep clear of the reserve (TEXT_RESERVE)."""
         key = (under, ink)
         found = self._ramps.get(key)
         if found is None:
-            blends = [blend(self.rgb[under], ink, step / SHADES) for step in range(1, SHADES)]
-            steps = [self.index[c] if c in self.index else self._add(c, 256 - TEXT_RESERVE) for c in blends]
+            steps = [self._blend(blend(self.rgb[under], ink, step / SHADES)) for step in range(1, SHADES)]
             found = self._ramps[key] = [under, *steps, self.getcolor(ink), *[0] * (255 - SHADES)]
         return found
 
+    def _blend(self, rgb: RGB) -> int:
+        """The index for a text blend: the colour itself, else one already in its box (BLEND_BOX), else a new entry
+        short of the reserve, else the nearest colour."""
+        found = self.index.get(rgb)
+        if found is None:
+            found = self._boxes.get(_box(rgb))
+        return self._add(rgb, 256 - TEXT_RESERVE) if found is None else found
+
 
 CELL = 32  # the side of the colour grid Palette.nearest looks in first
+BLEND_BOX = 8  # a text blend takes a colour already in its 8x8x8 box of RGB (at most 7 off a channel, on edge pixels)
 
 
 def _cell(rgb: RGB) -> tuple[int, int, int]:
     """The grid cell of a colour."""
     return rgb[0] // CELL, rgb[1] // CELL, rgb[2] // CELL
+
+
+def _box(rgb: RGB) -> tuple[int, int, int]:
+    """The blend box of a colour."""
+    return rgb[0] // BLEND_BOX, rgb[1] // BLEND_BOX, rgb[2] // BLEND_BOX
 
 
 def _distance(a: RGB, b: RGB) -> int:
@@ -386,10 +410,11 @@ def text(
     return glyph.advance
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Glyph:
     """A line of text ready to lay: its coverage in SHADES steps (each pixel's step, 0 to SHADES), where it has any
-    ink, its size, where its ink starts from the anchor point, and its advance width."""
+    ink, its size, where its ink starts from the anchor point, and its advance width. Cached, so compared by
+    identity (a cheap key for Palette.tile)."""
 
     steps: ImagingCore
     inked: ImagingCore
@@ -414,7 +439,7 @@ def _lay(draw: Pen, box: Box, glyph: Glyph, ink: RGB) -> None:
     under = draw.image.im.crop(box)
     low, high = under.getextrema()
     if low == high:  # one colour beneath: the common case
-        _blit(draw, box, glyph.steps.point(draw.colours.ramp(low, ink), None), glyph.inked)
+        _blit(draw, box, draw.colours.tile(glyph, low, ink), glyph.inked)
         return
     for index, count in enumerate(under.histogram()):
         if count:

@@ -150,6 +150,16 @@ def test_past_256_colours_a_fill_takes_the_nearest_colour_there() -> None:
         assert got == colour if i < 255 else max(abs(a - b) for a, b in zip(got, colour, strict=True)) <= 4
 
 
+def test_a_text_blend_takes_a_colour_already_in_its_box() -> None:
+    palette = d.Palette()
+    back, ink = palette.getcolor((255, 255, 255)), (0, 0, 0)
+    near = palette.getcolor((186, 190, 185))  # in the 8x8x8 box of the 1/4 blend, (191, 191, 191)
+    ramp = palette.ramp(back, ink)
+    assert ramp[1] == near
+    assert [palette.rgb[i] for i in ramp[2:4]] == [(128, 128, 128), (64, 64, 64)]  # new entries, exact
+    assert ramp[0] == back and palette.rgb[ramp[4]] == ink
+
+
 def test_nearest_is_the_nearest_of_all_colours() -> None:
     rng = random.Random(2)
     for count in (3, 40, 256):
