@@ -4,7 +4,8 @@ For each game (Keyper, Keythedral, Keyflower; or the one --game names) plays a s
 a mid-game table and renders its public view once cold, then --runs times warm. Keyper's table is the first
 joiner offer after summer's tenth turn (else summer's first state) with the offer's field highlighted; the others
 are bench/render_table.py's busy moments. Prints per game the cold render, the median and spread of the warm
-renders and the PNG's size, then a summary table. --save DIR writes each table's PNG as DIR/<game>.png.
+renders (and their CPU time, steadier on a busy machine) and the PNG's size, then a summary table. --save DIR writes
+each table's PNG as DIR/<game>.png.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def report(game_id: str, what: str, timing: Timing) -> None:
     print(f"{game_id} table, 4 players, {what}")
     print(f"  png {len(timing.png) / 1024:.0f} KiB; first (cold) render {timing.cold * 1000:.1f} ms")
     print(f"  median {timing.median * 1000:.1f} ms per warm render over {len(ms)} runs "
-          f"(min {ms[0]:.1f}, max {ms[-1]:.1f})")
+          f"(min {ms[0]:.1f}, max {ms[-1]:.1f}); CPU median {timing.cpu_median * 1000:.1f} ms")
 
 
 def main() -> None:
@@ -81,9 +82,10 @@ def main() -> None:
         if args.save:
             args.save.mkdir(parents=True, exist_ok=True)
             (args.save / f"{game_id}.png").write_bytes(timing.png)
-    print("| game | median warm | PNG |")
+    print("| game | median warm | CPU median | PNG |")
     for game_id, timing in results.items():
-        print(f"| {game_id} | {timing.median * 1000:.1f} ms | {len(timing.png) / 1024:.0f} KiB |")
+        print(f"| {game_id} | {timing.median * 1000:.1f} ms | {timing.cpu_median * 1000:.1f} ms "
+              f"| {len(timing.png) / 1024:.0f} KiB |")
 
 
 if __name__ == "__main__":
