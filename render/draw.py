@@ -174,7 +174,6 @@ class Palette(ImagePalette.ImagePalette):
 
         Colours in the 27 grid cells round rgb's are looked at first: one nearer than a cell's side is the nearest
         of all, since every colour outside them is at least a side away."""
-        r, g, b = rgb
         cr, cg, cb = _cell(rgb)
         near = [i for dr in (-1, 0, 1) for dg in (-1, 0, 1) for db in (-1, 0, 1)
                 for i in self._cells.get((cr + dr, cg + dg, cb + db), ())]
