@@ -1,7 +1,12 @@
 """The game store: sqlmodel tables and the only code in Keywood that speaks SQL.
 
 SQLite by default (WAL, foreign keys on, every transaction BEGIN IMMEDIATE so commands on one file are
-serialised); any SQLAlchemy URL works, and on other databases the game row is locked FOR UPDATE instead.
+serialised). PostgreSQL (`postgresql+psycopg://...`) gives the same guarantee per game, channel, server and user
+instead of per file: the game row is read FOR UPDATE (so two commands on one game run one after the other, the
+second seeing what the first committed; a prompt or queued message is read after its game's or its own row lock),
+and what may not exist yet is guarded by a transaction-scoped advisory lock taken before it is read: a channel
+(two `new` in one channel open one table), a server's settings, a user's DM record. Times are stored as UTC wall
+times in columns without a time zone on both, as the migrations create them, and read back as aware UTC datetimes.
 """
 
 from __future__ import annotations
@@ -12,12 +17,29 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Column, Engine, Index, LargeBinary, UniqueConstraint, bindparam, event, text
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Dialect,
+    Engine,
+    Index,
+    Integer,
+    LargeBinary,
+    UniqueConstraint,
+    bindparam,
+    event,
+    text,
+)
+from sqlalchemy import select as sa_select
 from sqlalchemy.pool import QueuePool, StaticPool
+from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, insert, select, update
 
 DEFAULT_URL = "sqlite:///keywood.db"
 LIVE = ("lobby", "active")
+# PostgreSQL advisory locks (two-key form): the first key says what is locked ("KW" and a number), the second is a
+# hash of its name.
+CHANNEL_LOCK, SETTINGS_LOCK, RECIPIENT_LOCK = 0x4B570001, 0x4B570002, 0x4B570003
 
 
 def now() -> datetime:
@@ -28,6 +50,22 @@ def now() -> datetime:
 def aware(moment: datetime) -> datetime:
     """A time read back from the database as UTC-aware (SQLite returns the naive UTC time it stored)."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+class UTCTime(TypeDecorator[datetime]):
+    """A moment stored as its UTC wall time in a column without time zone (SQLite DATETIME, PostgreSQL TIMESTAMP, as
+    the migrations create them) and read back as an aware UTC datetime; a naive time given is taken as UTC."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """An aware time as naive UTC (so no database converts it by its session's time zone)."""
+        return None if value is None else aware(value).astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """The stored wall time as aware UTC (an aware value, from a column with a time zone, converted to UTC)."""
+        return None if value is None else aware(value).astimezone(UTC)
 
 
 class GameRow(SQLModel, table=True):
@@ -44,8 +82,8 @@ class GameRow(SQLModel, table=True):
     status: str = Field(default="lobby", index=True)
     version: int = 0
     host_id: str
-    created_at: datetime = Field(default_factory=now)
-    updated_at: datetime = Field(default_factory=now)
+    created_at: datetime = Field(default_factory=now, sa_type=UTCTime)
+    updated_at: datetime = Field(default_factory=now, sa_type=UTCTime)
 
 
 class SeatRow(SQLModel, table=True):
@@ -74,7 +112,7 @@ class ActionRow(SQLModel, table=True):
     summary: str = ""
     version: int
     undone: bool = False
-    at: datetime = Field(default_factory=now)
+    at: datetime = Field(default_factory=now, sa_type=UTCTime)
 
 
 class SnapshotRow(SQLModel, table=True):
@@ -100,11 +138,11 @@ class PromptRow(SQLModel, table=True):
     kind: str
     seat: int | None = None
     key: str = Field(default="", sa_column_kwargs={"server_default": ""})
-    deadline: datetime = Field(index=True)
+    deadline: datetime = Field(index=True, sa_type=UTCTime)
     payload: str = "{}"
     status: str = Field(default="open", index=True)
     answer: str | None = None
-    created_at: datetime = Field(default_factory=now)
+    created_at: datetime = Field(default_factory=now, sa_type=UTCTime)
 
 
 class OutboxRow(SQLModel, table=True):
@@ -125,10 +163,10 @@ class OutboxRow(SQLModel, table=True):
     image: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     status: str = "pending"
     attempts: int = 0
-    next_attempt_at: datetime = Field(default_factory=now)
+    next_attempt_at: datetime = Field(default_factory=now, sa_type=UTCTime)
     last_error: str = ""
-    created_at: datetime = Field(default_factory=now)
-    sent_at: datetime | None = None
+    created_at: datetime = Field(default_factory=now, sa_type=UTCTime)
+    sent_at: datetime | None = Field(default=None, sa_type=UTCTime)
 
 
 class RecipientRow(SQLModel, table=True):
@@ -136,8 +174,8 @@ class RecipientRow(SQLModel, table=True):
 
     __tablename__ = "recipients"
     user_id: str = Field(primary_key=True)
-    dms_closed_at: datetime | None = None
-    told_at: datetime | None = None
+    dms_closed_at: datetime | None = Field(default=None, sa_type=UTCTime)
+    told_at: datetime | None = Field(default=None, sa_type=UTCTime)
 
 
 class GuildSettingsRow(SQLModel, table=True):
@@ -150,23 +188,31 @@ class GuildSettingsRow(SQLModel, table=True):
 
 
 def make_engine(url: str = DEFAULT_URL) -> Engine:
-    """Create the database engine and bring its schema up to date (raises migrate.SchemaTooNew for a newer one).
-
-    SQLite gets WAL, foreign keys and immediate transactions.
-    """
-    if not url.startswith("sqlite"):
-        engine = create_engine(url)
-    else:
-        memory = ":memory:" in url or url in ("sqlite://", "sqlite:///")
-        # One shared connection keeps an in-memory database alive; a file keeps a small pool of open connections
-        # (opening one per command costs its PRAGMAs and a WAL checkpoint each time).
-        pool = StaticPool if memory else QueuePool
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 60}, poolclass=pool)
-        event.listen(engine, "connect", _sqlite_connect)
-        event.listen(engine, "begin", _sqlite_begin)
+    """Create the database engine and bring its schema up to date (raises migrate.SchemaTooNew for a newer one)."""
+    engine = connect(url)
     from bot import migrate
 
     migrate.upgrade(engine, url, SQLModel.metadata.create_all)
+    return engine
+
+
+def connect(url: str) -> Engine:
+    """The engine of a database URL, set up as the store uses it, without touching the schema.
+
+    SQLite gets WAL, foreign keys and immediate transactions; PostgreSQL sessions work in UTC.
+    """
+    if not url.startswith("sqlite"):
+        engine = create_engine(url)
+        if engine.dialect.name == "postgresql":
+            event.listen(engine, "connect", _postgres_connect)
+        return engine
+    memory = ":memory:" in url or url in ("sqlite://", "sqlite:///")
+    # One shared connection keeps an in-memory database alive; a file keeps a small pool of open connections
+    # (opening one per command costs its PRAGMAs and a WAL checkpoint each time).
+    pool = StaticPool if memory else QueuePool
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 60}, poolclass=pool)
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
@@ -179,6 +225,15 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA busy_timeout=60000")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _postgres_connect(dbapi_connection: Any, _record: Any) -> None:
+    """Set the session's time zone to UTC (a column with a time zone, in a database made by an older Keywood, is
+    then read and compared in UTC too)."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("SET TIME ZONE 'UTC'")
+    cursor.close()
+    dbapi_connection.commit()
 
 
 def _sqlite_begin(conn: Any) -> None:
@@ -195,6 +250,8 @@ _OPEN_PROMPTS = select(PromptRow).where(PromptRow.game_id == bindparam("game"),
                                         PromptRow.status == "open").order_by(col(PromptRow.id))
 _BUMP = (update(GameRow).where(col(GameRow.id) == bindparam("gid"), col(GameRow.version) == bindparam("expected"))
          .values(version=bindparam("next"), updated_at=bindparam("at")))
+_LIVE_GAME_LOCKED = _LIVE_GAME.with_for_update()
+_ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:space, hashtext(:name))")
 _SAVE_SNAPSHOT = (update(SnapshotRow).where(col(SnapshotRow.game_id) == bindparam("gid"))
                   .values(version=bindparam("v"), state=bindparam("text")))
 _ADD_OUTBOX = insert(OutboxRow).returning(col(OutboxRow.id), sort_by_parameter_order=True)
@@ -225,6 +282,51 @@ class Store:
         """Release the engine's connections."""
         self.engine.dispose()
 
+    # whole tables, for copying a database (bot/dbcopy.py)
+    @staticmethod
+    def table_names() -> list[str]:
+        """Keywood's tables, each after the tables it refers to."""
+        return [table.name for table in SQLModel.metadata.sorted_tables]
+
+    def row_counts(self) -> dict[str, int]:
+        """How many rows each table holds."""
+        with self.engine.connect() as connection:
+            return {table.name: int(connection.execute(select(func.count()).select_from(table)).scalar_one())
+                    for table in SQLModel.metadata.sorted_tables}
+
+    def read_rows(self, name: str, batch: int = 500) -> Iterator[list[dict[str, Any]]]:
+        """A table's rows in the order of its key, a batch at a time, as the columns' Python values (times aware
+        UTC, flags bool), all read in one transaction."""
+        table = SQLModel.metadata.tables[name]
+        with self.engine.connect() as connection:
+            result = connection.execution_options(yield_per=batch).execute(
+                sa_select(table).order_by(*table.primary_key.columns))
+            for part in result.mappings().partitions():
+                yield [dict(row) for row in part]
+
+    @contextmanager
+    def loading(self, *, replace: bool = False) -> Iterator[Callable[[str, list[dict[str, Any]]], None]]:
+        """One transaction that writes whole tables through the function it yields, (table, rows) with their ids:
+        every table emptied first when replace; at the end PostgreSQL's id sequences are moved past the largest id
+        (SQLite needs nothing), so new rows get new ids. Commits when the block ends, rolls back if it raises."""
+        with self.engine.begin() as connection:
+            if replace:
+                for table in reversed(SQLModel.metadata.sorted_tables):
+                    connection.execute(table.delete())
+
+            def insert_rows(name: str, rows: list[dict[str, Any]]) -> None:
+                if rows:
+                    connection.execute(SQLModel.metadata.tables[name].insert(), rows)
+
+            yield insert_rows
+            if connection.dialect.name == "postgresql":
+                for table in SQLModel.metadata.sorted_tables:
+                    for column in table.primary_key.columns:
+                        if isinstance(column.type, Integer):  # setval(NULL, ...) when it has no sequence: nothing
+                            connection.execute(text(
+                                f"SELECT setval(pg_get_serial_sequence('{table.name}', '{column.name}'), "
+                                f"coalesce(max({column.name}), 0) + 1, false) FROM {table.name}"))
+
 
 class Tx:
     """The queries of one transaction."""
@@ -236,9 +338,12 @@ class Tx:
 
     # games
     def live_game(self, guild_id: str, channel_id: str) -> GameRow | None:
-        """The lobby or running game of a channel, locked for this transaction."""
-        query = _LIVE_GAME if self.sqlite else _LIVE_GAME.with_for_update()
-        return self.session.exec(query, params={"guild": guild_id, "channel": channel_id}).first()
+        """The lobby or running game of a channel, locked for this transaction; so is the channel itself, even
+        when it has no game (PostgreSQL: an advisory lock, so a second `new` waits and then finds the first's)."""
+        if self.sqlite:
+            return self.session.exec(_LIVE_GAME, params={"guild": guild_id, "channel": channel_id}).first()
+        self._lock(CHANNEL_LOCK, f"{guild_id}/{channel_id}")
+        return self.session.exec(_LIVE_GAME_LOCKED, params={"guild": guild_id, "channel": channel_id}).first()
 
     def game(self, game_id: int) -> GameRow | None:
         """A game by id, locked for this transaction."""
@@ -246,6 +351,12 @@ class Tx:
         if not self.sqlite:
             query = query.with_for_update()
         return self.session.exec(query).first()
+
+    def _lock(self, space: int, name: str) -> None:
+        """PostgreSQL: wait for, then hold until the end of this transaction, the advisory lock on a name (SQLite's
+        transactions already hold the whole file)."""
+        if not self.sqlite:
+            self.session.execute(_ADVISORY_LOCK, {"space": space, "name": name})
 
     def latest_game(self, guild_id: str, channel_id: str, status: str) -> GameRow | None:
         """The most recent game of a channel with this status."""
@@ -374,8 +485,13 @@ class Tx:
         return list(self.session.exec(query.order_by(col(PromptRow.id))))
 
     def prompt(self, prompt_id: int) -> PromptRow | None:
-        """A prompt by id."""
-        return self.session.get(PromptRow, prompt_id)
+        """A prompt by id, read (on PostgreSQL) once its game is locked for this transaction: a command in flight on
+        the game has committed by then, and what it did to the prompt is seen."""
+        row = self.session.get(PromptRow, prompt_id)
+        if row is None or self.sqlite:
+            return row
+        self.game(row.game_id)
+        return self.session.get(PromptRow, prompt_id, populate_existing=True)
 
     def add_prompt(self, row: PromptRow) -> PromptRow:
         """Open a prompt."""
@@ -416,8 +532,8 @@ class Tx:
         return list(self.session.exec(query))
 
     def outbox_row(self, row_id: int) -> OutboxRow | None:
-        """One queued message by id."""
-        return self.session.get(OutboxRow, row_id)
+        """One queued message by id, locked for this transaction."""
+        return self.session.get(OutboxRow, row_id, with_for_update=not self.sqlite)
 
     def save_outbox(self, row: OutboxRow) -> None:
         """Store a changed queued message."""
@@ -431,7 +547,8 @@ class Tx:
 
     # recipients
     def recipient(self, user_id: str) -> RecipientRow:
-        """What is known of a user's DMs (a blank record when nothing is)."""
+        """What is known of a user's DMs (a blank record when nothing is), locked for this transaction."""
+        self._lock(RECIPIENT_LOCK, user_id)
         return self.session.get(RecipientRow, user_id) or RecipientRow(user_id=user_id)
 
     def save_recipient(self, row: RecipientRow) -> None:
@@ -440,7 +557,8 @@ class Tx:
 
     # settings
     def settings(self, guild_id: str, decision_minutes: int = 720, reminder_hours: int = 24) -> GuildSettingsRow:
-        """A server's settings (the given defaults when it has none)."""
+        """A server's settings (the given defaults when it has none), locked for this transaction."""
+        self._lock(SETTINGS_LOCK, guild_id)
         return self.session.get(GuildSettingsRow, guild_id) or GuildSettingsRow(
             guild_id=guild_id, decision_minutes=decision_minutes, reminder_hours=reminder_hours)
 

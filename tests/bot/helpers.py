@@ -1,7 +1,10 @@
-"""Shared fixtures and helpers for the bot tests: real SQLite files in a temp dir, the real Table and Store.
+"""Shared fixtures and helpers for the bot tests: real databases (a SQLite file in a temp dir, or a fresh
+PostgreSQL database: tests/databases.py), the real Table and Store.
 
 tests/bot/conftest.py makes these fixtures available. Nothing of Keywood is
-mocked: a "game" here is made by sending the same Commands a transport would send.
+mocked: a "game" here is made by sending the same Commands a transport would send. A module marked
+`pytest.mark.databases("sqlite", "postgresql")` runs its tests that use `table`, `started` or `database` on both;
+`dump`, `count` and `url` take a Database as well as a SQLite file's path.
 
 Seed 7 with Ana, Ben and Cleo (in that seat order) starts with Ana to act; her `play green 1.pig` puts a
 keyple into an empty field and invites Ben, then Cleo, both able to join with green or white.
@@ -25,6 +28,7 @@ import pytest
 from bot.store import Store
 from bot.table import Command, Outcome, Table, Where, Who
 from engine.keyper import GAME
+from tests.databases import Database, sqlite_dump
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
@@ -40,9 +44,9 @@ ADMIN = Who("u-mod", "Mod", is_admin=True)
 SEED = 7
 
 
-def url(path: Path | str) -> str:
-    """The store URL of a database file."""
-    return f"sqlite:///{path}"
+def url(path: Path | str | Database) -> str:
+    """The store URL of a database (or of a SQLite file)."""
+    return path.url if isinstance(path, Database) else f"sqlite:///{path}"
 
 
 def cmd(who: Who, verb: str, arg: str = "", *, where: Where = WHERE, at: datetime = T0, **kwargs: Any) -> Command:
@@ -65,12 +69,18 @@ def start_game(table: Table, players: tuple[Who, ...] = PLAYERS, seed: int = SEE
 
 @dataclass
 class Started:
-    """A started game: its table, database file and id, and who sits where."""
+    """A started game: its table, database and id, and who sits where."""
 
     table: Table
-    path: Path
+    db: Database
     game_id: int
     players: tuple[Who, ...] = PLAYERS
+
+    @property
+    def path(self) -> Path:
+        """The SQLite file (a test that reads the file directly runs on SQLite only)."""
+        assert self.db.path is not None, "this test reads the SQLite file itself: mark it databases('sqlite')"
+        return self.db.path
 
     def state(self) -> Any:
         """The stored engine state."""
@@ -119,22 +129,16 @@ def prompts(table: Table, game_id: int) -> list[tuple[int, str, int | None, str,
         return [tuple(r) for r in rows]  # type: ignore[misc]
 
 
-def dump(path: Path | str) -> tuple[str, bytes]:
-    """The whole database as SQL text, and the main file's bytes after the WAL is checkpointed into it.
-
-    Uses its own sqlite3 connection, never the store's.
-    """
-    con = sqlite3.connect(path)
-    try:
-        text = "\n".join(con.iterdump())
-        con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-    finally:
-        con.close()
-    return text, Path(path).read_bytes()
+def dump(path: Path | str | Database) -> tuple[str, bytes]:
+    """The whole database as text, and a part that changes on any write (SQLite: the main file's bytes after the WAL
+    is checkpointed into it; PostgreSQL: every row's xmin). Uses its own connection, never the store's."""
+    return path.dump() if isinstance(path, Database) else sqlite_dump(path)
 
 
-def count(path: Path | str, sql: str) -> int:
-    """One integer from a query on its own sqlite3 connection."""
+def count(path: Path | str | Database, sql: str) -> int:
+    """One integer from a query on its own connection."""
+    if isinstance(path, Database):
+        return path.count(sql)
     con = sqlite3.connect(path)
     try:
         return int(con.execute(sql).fetchone()[0])
@@ -193,25 +197,27 @@ def child_env() -> dict[str, str]:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    """A fresh database file path in the test's temp dir (created by the first Store)."""
-    return tmp_path / "keywood.db"
+def db_path(database: Database) -> Path:
+    """The test's SQLite file path (created by the first Store); a test using it runs on SQLite only."""
+    assert database.path is not None, "db_path is a SQLite file: use `database` in a test that runs on PostgreSQL"
+    return database.path
 
 
 @pytest.fixture
-def table(db_path: Path) -> Iterator[Table]:
-    """A Table on its own Store over db_path (no board images: rendering is not what these tests check)."""
-    store = Store(url(db_path))
+def table(database: Database) -> Iterator[Table]:
+    """A Table on its own Store over the test's database (no board images: rendering is not what these tests
+    check)."""
+    store = Store(database.url)
     yield Table(store, images=False)
     store.close()
 
 
 @pytest.fixture
-def started(table: Table, db_path: Path) -> Started:
+def started(table: Table, database: Database) -> Started:
     """Ana, Ben and Cleo in a started game with seed 7; Ana acts first."""
     outcome = start_game(table)
     assert outcome.game_id is not None
-    game = Started(table, db_path, outcome.game_id)
+    game = Started(table, database, outcome.game_id)
     assert GAME.to_act(game.state()) == [0]
     return game
 

@@ -1,13 +1,13 @@
 """Bad input of every kind gets its own clear message and leaves the database byte-for-byte unchanged.
 
-"Unchanged" is checked twice: the SQL dump of the whole database, and the main file's bytes after the
-WAL has been checkpointed into it (both through a separate sqlite3 connection).
+"Unchanged" is checked twice: the SQL dump of the whole database, and on SQLite the main file's bytes after the
+WAL has been checkpointed into it, on PostgreSQL every row's xmin (rewritten by any update, even to the same
+values); both through a connection of their own. Every test runs on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
@@ -25,9 +25,12 @@ from tests.bot.helpers import (
     dump,
     prompts,
 )
+from tests.databases import Database
+
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
 
-def refused(table: Table, path: Path, command: Command, *fragments: str) -> str:
+def refused(table: Table, path: Database, command: Command, *fragments: str) -> str:
     """Send a command that must be refused; check its message and that the database did not change."""
     before = dump(path)
     outcome = table.handle(command)
@@ -37,7 +40,7 @@ def refused(table: Table, path: Path, command: Command, *fragments: str) -> str:
         assert fragment in outcome.reply, outcome.reply
     assert outcome.public == [] and outcome.opened == [] and outcome.closed == []
     assert after[0] == before[0], "the SQL dump changed"
-    assert after[1] == before[1], "the database file's bytes changed"
+    assert after[1] == before[1], "the database file's bytes (PostgreSQL: a row's xmin) changed"
     return outcome.reply
 
 
@@ -116,7 +119,7 @@ CASES: dict[str, tuple[Callable[[Started], Command], tuple[str, ...]]] = {
 def test_bad_input_is_refused_with_its_message_and_changes_nothing(joined: Started, case: str) -> None:
     """Each kind of bad input during a running game is refused with a specific message; the file is untouched."""
     make, fragments = CASES[case]
-    refused(joined.table, joined.path, make(joined), *fragments)
+    refused(joined.table, joined.db, make(joined), *fragments)
 
 
 def test_the_refusals_say_different_things(joined: Started) -> None:
@@ -137,92 +140,92 @@ def test_a_button_answer_to_a_closed_invitation_is_stale(invited: Started) -> No
     opened = invited.table.handle(cmd(ANA, "board"))
     version = opened.version
     invited.play(BEN, "join green")
-    refused(invited.table, invited.path, cmd(CLEO, "play", "join white", version=version),
+    refused(invited.table, invited.db, cmd(CLEO, "play", "join white", version=version),
             "The table has moved on")
-    refused(invited.table, invited.path, cmd(CLEO, "play", "decline", version=version), "The table has moved on")
+    refused(invited.table, invited.db, cmd(CLEO, "play", "decline", version=version), "The table has moved on")
 
 
 def test_answering_a_closed_invitation_by_its_prompt_is_refused(invited: Started) -> None:
     """The `answer` verb (a DM button names its prompt): a closed prompt, or someone else's, is refused."""
     ids = {seat: pid for pid, kind, seat, _, _ in prompts(invited.table, invited.game_id) if kind == "reaction"}
-    refused(invited.table, invited.path, cmd(BEN, "answer", "join green", prompt_id=ids[2]),
+    refused(invited.table, invited.db, cmd(BEN, "answer", "join green", prompt_id=ids[2]),
             "This decision is for another player.")
     invited.play(BEN, "join green")
-    refused(invited.table, invited.path, cmd(CLEO, "answer", "join white", prompt_id=ids[2]),
+    refused(invited.table, invited.db, cmd(CLEO, "answer", "join white", prompt_id=ids[2]),
             "This decision has already been made or has closed; nothing was changed.")
-    refused(invited.table, invited.path, cmd(CLEO, "answer", "decline", prompt_id=9999),
+    refused(invited.table, invited.db, cmd(CLEO, "answer", "decline", prompt_id=9999),
             "This decision has already been made or has closed")
 
 
 def test_a_choice_offered_to_another_seat_is_refused(invited: Started) -> None:
     """A button shown to Ben and pressed by Cleo (the command names Ben's seat) changes nothing."""
-    refused(invited.table, invited.path, cmd(CLEO, "play", "decline", seat=1), "offered to another player")
+    refused(invited.table, invited.db, cmd(CLEO, "play", "decline", seat=1), "offered to another player")
 
 
 def test_answering_an_invitation_twice_is_refused(invited: Started) -> None:
     """A kept early answer cannot be replaced or repeated."""
     invited.play(CLEO, "join white")
-    refused(invited.table, invited.path, cmd(CLEO, "play", "join white"), "already answered")
-    refused(invited.table, invited.path, cmd(CLEO, "play", "decline"), "already answered")
+    refused(invited.table, invited.db, cmd(CLEO, "play", "join white"), "already answered")
+    refused(invited.table, invited.db, cmd(CLEO, "play", "decline"), "already answered")
 
 
 def test_an_early_answer_that_is_not_on_offer_is_refused(invited: Started) -> None:
     """An invitee who is not yet asked may only give one of the offered answers."""
-    refused(invited.table, invited.path, cmd(CLEO, "play", "join orange"), "Not allowed")
-    refused(invited.table, invited.path, cmd(CLEO, "play", "take pig"), "Not allowed")
+    refused(invited.table, invited.db, cmd(CLEO, "play", "join orange"), "Not allowed")
+    refused(invited.table, invited.db, cmd(CLEO, "play", "take pig"), "Not allowed")
     assert all(answer is None for *_, answer in prompts(invited.table, invited.game_id))
 
 
-def test_refusals_in_the_lobby_change_nothing(table: Table, db_path: Path) -> None:
+def test_refusals_in_the_lobby_change_nothing(table: Table, database: Database) -> None:
     """Lobby mistakes: play before start, double join, leave unseated, too few to start, a full table."""
     assert table.handle(cmd(ANA, "new", "keyper", options={"seed": 3, "min_players": 3, "max_players": 3})).ok
-    refused(table, db_path, cmd(ANA, "play", "keyper 1"), "has not started yet")
-    refused(table, db_path, cmd(ANA, "board"), "has not started yet")
-    refused(table, db_path, cmd(ANA, "join"), "already seated")
-    refused(table, db_path, cmd(BEN, "leave"), "not seated")
-    refused(table, db_path, cmd(ANA, "start"), "At least 3 players are needed; 1 seated")
+    refused(table, database, cmd(ANA, "play", "keyper 1"), "has not started yet")
+    refused(table, database, cmd(ANA, "board"), "has not started yet")
+    refused(table, database, cmd(ANA, "join"), "already seated")
+    refused(table, database, cmd(BEN, "leave"), "not seated")
+    refused(table, database, cmd(ANA, "start"), "At least 3 players are needed; 1 seated")
     assert table.handle(cmd(BEN, "join")).ok
-    refused(table, db_path, cmd(BEN, "start"), "Only the host or a server admin can start")
+    refused(table, database, cmd(BEN, "start"), "Only the host or a server admin can start")
     assert table.handle(cmd(CLEO, "join")).ok
-    refused(table, db_path, cmd(DEV, "join"), "This table is full")
-    refused(table, db_path, cmd(ANA, "new", "keyper"), "already open")
+    refused(table, database, cmd(DEV, "join"), "This table is full")
+    refused(table, database, cmd(ANA, "new", "keyper"), "already open")
 
 
-def test_refusals_with_no_game_at_all_change_nothing(table: Table, db_path: Path) -> None:
+def test_refusals_with_no_game_at_all_change_nothing(table: Table, database: Database) -> None:
     """Commands in a channel that never had a game."""
     assert table.handle(cmd(ANA, "new", "keyper", where=ELSEWHERE)).ok
     for verb in ("join", "leave", "start", "abandon", "play", "board", "hand", "log", "score", "check", "undo"):
-        refused(table, db_path, cmd(ANA, verb, "keyper 1"), "There is no game in this channel")
+        refused(table, database, cmd(ANA, verb, "keyper 1"), "There is no game in this channel")
 
 
-def test_a_non_numeric_table_option_is_refused(table: Table, db_path: Path) -> None:
+def test_a_non_numeric_table_option_is_refused(table: Table, database: Database) -> None:
     """new with a player limit that is not a number gets a message, not an exception."""
-    refused(table, db_path, cmd(ANA, "new", "keyper", options={"min_players": "many"}), "min_players")
+    refused(table, database, cmd(ANA, "new", "keyper", options={"min_players": "many"}), "min_players")
 
 
-def test_a_non_numeric_setting_is_refused(table: Table, db_path: Path) -> None:
+def test_a_non_numeric_setting_is_refused(table: Table, database: Database) -> None:
     """settings with a value that is not a number gets a message, not an exception."""
-    refused(table, db_path, cmd(ADMIN, "settings", options={"reminder_hours": "soon"}), "reminder_hours")
+    refused(table, database, cmd(ADMIN, "settings", options={"reminder_hours": "soon"}), "reminder_hours")
 
 
-def test_a_table_deadline_below_one_is_refused(table: Table, db_path: Path) -> None:
+def test_a_table_deadline_below_one_is_refused(table: Table, database: Database) -> None:
     """new applies the same bounds as settings: a joiner deadline of -5 minutes is refused."""
-    refused(table, db_path, cmd(ANA, "new", "keyper", options={"decision_minutes": -5}),
+    refused(table, database, cmd(ANA, "new", "keyper", options={"decision_minutes": -5}),
             "decision_minutes must be at least 1")
 
 
 def test_accepted_commands_do_change_the_file(started: Started) -> None:
     """The byte comparison is not blind: an accepted play changes both the dump and the file."""
-    before = dump(started.path)
+    before = dump(started.db)
     started.play(ANA, "keyper 1")
-    after = dump(started.path)
+    after = dump(started.db)
     assert after[0] != before[0] and after[1] != before[1]
 
 
 def test_reading_commands_change_nothing(joined: Started) -> None:
     """board, hand, log, score, check and rules answer without writing."""
-    before = dump(joined.path)
+    before = dump(joined.db)
     for verb, arg in (("board", ""), ("hand", ""), ("log", ""), ("score", ""), ("check", "take pig"),
                       ("check", "keyper 1")):
         assert joined.table.handle(cmd(ANA, verb, arg)).ok, verb
-    assert dump(joined.path) == before
+    assert dump(joined.db) == before

@@ -2,7 +2,7 @@
 
 Each thread repeatedly reads the stored state, picks a legal action for a seat that must act (or an early
 invitation answer) and sends it with the version it saw. Racing commands must be refused as stale, never
-applied twice or lost; the log must replay to the stored state.
+applied twice or lost; the log must replay to the stored state. On SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -11,28 +11,31 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from bot.store import Store
-from bot.table import Outcome, Table
+from bot.table import Outcome, Table, Who
 from engine.keyper import GAME
 from tests.bot.helpers import (
     PLAYERS,
     Started,
     cmd,
+    count,
     moves,
     read_state,
     unanswered_joiners,
     url,
 )
+from tests.databases import Database
 
 THREADS = 20
-TARGET = 60  # accepted commands per run
+TARGET = 60  # accepted commands per run (on PostgreSQL half: each comes with some twenty refused ones, slower there)
 TIME_LIMIT = 40.0  # seconds; a safety stop, not the expected duration
 
 REFUSALS = ("The table has moved on", "Not allowed", "already answered", "no open invitation")
+
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
 
 def worker(table: Table, game_id: int, seed: int, early: bool, stop: threading.Event,
@@ -53,8 +56,9 @@ def worker(table: Table, game_id: int, seed: int, early: bool, stop: threading.E
         stop.set()
 
 
-def race(started: Started, tables: Callable[[int], Table], early: bool) -> list[tuple[int, Outcome]]:
-    """Run the threads until TARGET commands were accepted; returns everything they sent."""
+def race(started: Started, tables: Callable[[int], Table], early: bool,
+         target: int = TARGET) -> list[tuple[int, Outcome]]:
+    """Run the threads until target commands were accepted; returns everything they sent."""
     stop = threading.Event()
     sent: list[tuple[int, Outcome]] = []
     errors: list[BaseException] = []
@@ -64,14 +68,14 @@ def race(started: Started, tables: Callable[[int], Table], early: bool) -> list[
     for thread in threads:
         thread.start()
     while not stop.is_set() and time.monotonic() - begin < TIME_LIMIT:
-        if sum(o.ok for _, o in sent) >= TARGET or not any(t.is_alive() for t in threads):
+        if sum(o.ok for _, o in sent) >= target or not any(t.is_alive() for t in threads):
             break
         time.sleep(0.02)
     stop.set()
     for thread in threads:
         thread.join(timeout=120)
     assert not errors, errors
-    assert sum(o.ok for _, o in sent) >= TARGET, "the threads made too little progress"
+    assert sum(o.ok for _, o in sent) >= target, "the threads made too little progress"
     return sent
 
 
@@ -110,23 +114,104 @@ def check_exactly_once(started: Started, sent: list[tuple[int, Outcome]], early:
     assert started.table.verify(started.game_id)[0] == "same"
 
 
+@pytest.mark.databases("sqlite")
 @pytest.mark.parametrize("mode, early", [("own store per thread", False), ("one shared table", False),
                                          ("own store per thread", True)])
-def test_twenty_threads_on_one_game(started: Started, db_path: Path, mode: str, early: bool) -> None:
+def test_twenty_threads_on_one_game(started: Started, mode: str, early: bool) -> None:
     """20 threads send commands for the seats to act (and early invitation answers when early); each accepted
     action is in the log exactly once, in the order it was accepted."""
+    twenty_threads(started, mode, early)
+
+
+@pytest.mark.databases("postgresql")
+def test_twenty_stores_on_one_game(started: Started) -> None:
+    """The same on PostgreSQL, in the variant closest to several bot processes (each thread its own store, early
+    answers too); the other two variants test the table, not the database, and run on SQLite only."""
+    twenty_threads(started, "own store per thread", True, TARGET // 2)
+
+
+def twenty_threads(started: Started, mode: str, early: bool, target: int = TARGET) -> None:
+    """Race the threads (each with its own Store and Table, or all on the started game's) and check the log."""
     stores: list[Store] = []
 
     def table_for(_: int) -> Table:
         if mode == "one shared table":
             return started.table
-        store = Store(url(db_path))
+        store = Store(url(started.db))
         stores.append(store)
         return Table(store, images=False)
 
     try:
-        sent = race(started, table_for, early)
+        sent = race(started, table_for, early, target)
     finally:
         for store in stores:
             store.close()
     check_exactly_once(started, sent, early)
+
+
+def test_racing_news_in_one_channel_open_one_table(database: Database) -> None:
+    """Ten stores (as ten bot processes) send `new` to one empty channel at the same moment: exactly one table opens,
+    and every other is told that a game is already open (SQLite's BEGIN IMMEDIATE; PostgreSQL's channel lock)."""
+    racers = 10
+    stores = [Store(database.url) for _ in range(racers)]
+    start = threading.Barrier(racers)
+    outcomes: list[Outcome | BaseException] = []
+
+    def run(i: int) -> None:
+        table = Table(stores[i], images=False)
+        start.wait()
+        try:
+            outcomes.append(table.handle(cmd(Who(f"u-{i}", f"P{i}"), "new", "keyper")))
+        except BaseException as exc:  # reported by the assertions below
+            outcomes.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(racers)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    finally:
+        for store in stores:
+            store.close()
+    assert len(outcomes) == racers and all(isinstance(o, Outcome) for o in outcomes), outcomes
+    opened = [o for o in outcomes if isinstance(o, Outcome) and o.ok]
+    assert len(opened) == 1, [o.reply for o in outcomes if isinstance(o, Outcome)]
+    assert all("A game is already open in this channel" in o.reply for o in outcomes
+               if isinstance(o, Outcome) and not o.ok)
+    assert count(database, "SELECT count(*) FROM games") == 1
+
+
+def test_racing_notes_of_closed_dms_tell_the_user_once(database: Database) -> None:
+    """Ten stores find one user's DMs closed at the same moment (and ten admins change one server's settings): the
+    user is told once, no write fails, one record each (PostgreSQL: the user's and the server's advisory locks)."""
+    racers = 10
+    stores = [Store(database.url) for _ in range(racers)]
+    start = threading.Barrier(racers)
+    results: list[object] = []
+
+    def run(i: int) -> None:
+        table = Table(stores[i], images=False)
+        start.wait()
+        try:
+            told = table.note_dms("u-shy", open_=False)
+            changed = table.handle(cmd(Who(f"u-mod{i}", f"Mod{i}", is_admin=True), "settings",
+                                       options={"reminder_hours": str(i + 1)})).ok
+            results.append((told, changed))
+        except BaseException as exc:  # reported by the assertions below
+            results.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(racers)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    finally:
+        for store in stores:
+            store.close()
+    assert all(isinstance(r, tuple) for r in results) and len(results) == racers, results
+    assert [r[0] for r in results if isinstance(r, tuple)].count(True) == 1, results
+    assert all(r[1] for r in results if isinstance(r, tuple)), "every settings change was accepted"
+    assert count(database, "SELECT count(*) FROM recipients") == 1
+    assert count(database, "SELECT count(*) FROM guild_settings") == 1

@@ -1,7 +1,8 @@
 """Decisions through the table: private choices stay private, one message per decision, seats handed over safely,
 the outbox written with the action, and a database written by an older Keywood upgraded and played on.
 
-Each test here failed on main at ff0c4a6 (the faults listed in the issue "One table for every game").
+Each test here failed on main at ff0c4a6 (the faults listed in the issue "One table for every game"). Those played
+at a table run on SQLite and on PostgreSQL; the upgrade of the ff0c4a6 file is SQLite's own.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import random
 import shutil
 from pathlib import Path
 
+import pytest
+
 from bot.store import Store
 from bot.table import Table, Where, Who
 from engine.keyper import GAME
@@ -19,6 +22,8 @@ from tests.bot.helpers import ANA, BEN, CLEO, SEED, Started, cmd, count, dump, l
 
 EVE = Who("u-eve", "Eve")
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "keywood-ff0c4a6.db"
+
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
 
 def outbox(table: Table, game_id: int) -> list[tuple[int, str, str | None, dict[str, object]]]:
@@ -86,12 +91,12 @@ def test_a_seat_handed_over_keeps_its_decision_and_refuses_the_previous_holder(i
     assert (note.prompt_id, note.user_id, note.choices) == (ben_prompt, EVE.user_id,
                                                             ("join green", "join white", "decline"))
 
-    before = dump(invited.path)
+    before = dump(invited.db)
     stale = table.handle(cmd(BEN, "answer", "join green", prompt_id=ben_prompt))
     assert not stale.ok and stale.reply == "This seat has been handed to Eve; you no longer play it."
     typed = table.handle(cmd(BEN, "play", "decline"))
     assert not typed.ok and typed.reply == "Your seat was handed to Eve; you no longer play in this game."
-    assert dump(invited.path) == before, "the refusals changed nothing"
+    assert dump(invited.db) == before, "the refusals changed nothing"
 
     assert table.handle(cmd(EVE, "hand")).reply.startswith("Eve, your fair tiles")
     assert "Waiting for Eve to join or decline." in table.handle(cmd(CLEO, "board")).reply
@@ -134,7 +139,7 @@ def test_an_accepted_command_writes_its_messages_with_it_and_a_refused_one_write
     assert [(kind, to) for _, kind, to, _ in new] == [("public", None), ("decision", BEN.user_id),
                                                      ("decision", CLEO.user_id)]
     assert new[0][3]["mention"] == [BEN.user_id]
-    assert count(started.path, "SELECT COUNT(*) FROM outbox WHERE status = 'pending'") == len(
+    assert count(started.db, "SELECT COUNT(*) FROM outbox WHERE status = 'pending'") == len(
         outbox(started.table, started.game_id))
 
 

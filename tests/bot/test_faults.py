@@ -1,14 +1,14 @@
 """Crashes in the middle of a command: the database fails inside the transaction, or the process is killed.
 
-Nothing of Keywood is mocked. A SQLite trigger makes the database itself refuse one write ("disk fault")
-part-way through a command; a real `keywood play --script` process is killed with SIGKILL while it plays.
+Nothing of Keywood is mocked. A trigger makes the database itself refuse one write ("disk fault") part-way
+through a command; a real `keywood play --script` process is killed with SIGKILL while it plays. Everything runs on
+SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
 
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
@@ -35,27 +35,31 @@ from tests.bot.helpers import (
     log_rows,
     script_for,
 )
+from tests.databases import Database
+
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
 # --- the database fails inside the transaction ----------------------------------------------------------------
 
 
-def add_fault(path: Path, when: str) -> None:
+def add_fault(db: Database, when: str) -> None:
     """Make the database abort every `when` write (e.g. 'BEFORE UPDATE ON snapshots') with 'disk fault'."""
-    con = sqlite3.connect(path)
-    with con:
-        con.execute(f"CREATE TRIGGER fault {when} BEGIN SELECT RAISE(ABORT, 'disk fault'); END")
-    con.close()
+    if db.sqlite:
+        db.execute(f"CREATE TRIGGER fault {when} BEGIN SELECT RAISE(ABORT, 'disk fault'); END")
+        return
+    db.execute("CREATE FUNCTION fault() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk fault'; "
+               "END $$", f"CREATE TRIGGER fault {when} FOR EACH ROW EXECUTE FUNCTION fault()")
 
 
-def drop_fault(path: Path) -> None:
+def drop_fault(db: Database, when: str) -> None:
     """Remove the fault trigger."""
-    con = sqlite3.connect(path)
-    with con:
-        con.execute("DROP TRIGGER fault")
-    con.close()
+    if db.sqlite:
+        db.execute("DROP TRIGGER fault")
+        return
+    db.execute(f"DROP TRIGGER fault ON {when.split()[-1]}", "DROP FUNCTION fault()")
 
 
-def fails_cleanly(path: Path, when: str, command: Callable[[], Any]) -> None:
+def fails_cleanly(path: Database, when: str, command: Callable[[], Any]) -> None:
     """Run a command while the database refuses one kind of write: it must fail and leave no trace."""
     before = dump(path)[0]
     add_fault(path, when)
@@ -67,7 +71,7 @@ def fails_cleanly(path: Path, when: str, command: Callable[[], Any]) -> None:
         else:
             assert getattr(result, "ok", True) is False, f"a command whose write failed was accepted: {result}"
     finally:
-        drop_fault(path)
+        drop_fault(path, when)
     assert dump(path)[0] == before, "a failed command left something written"
 
 
@@ -86,7 +90,7 @@ def test_a_play_that_fails_in_the_database_leaves_nothing_half_written(started: 
     started.play(ANA, "keyper 1")
     started.play(BEN, "keyper 2")
     rows, snapshot = log_rows(started.table, started.game_id), started.state()
-    fails_cleanly(started.path, PLAY_FAULTS[fault], lambda: started.table.handle(cmd(CLEO, "play", "play green 1.pig")))
+    fails_cleanly(started.db, PLAY_FAULTS[fault], lambda: started.table.handle(cmd(CLEO, "play", "play green 1.pig")))
     assert log_rows(started.table, started.game_id) == rows
     assert started.state() == snapshot
     assert started.table.verify(started.game_id)[0] == "same"
@@ -96,20 +100,20 @@ def test_a_play_that_fails_in_the_database_leaves_nothing_half_written(started: 
     assert started.table.verify(started.game_id)[0] == "same"
 
 
-def test_a_start_that_fails_leaves_the_lobby(table: Table, db_path: Path) -> None:
+def test_a_start_that_fails_leaves_the_lobby(table: Table, database: Database) -> None:
     """The first snapshot cannot be written: the game stays a lobby with its seats, then starts."""
     game_id = table.handle(cmd(ANA, "new", "keyper", options={"seed": 7})).game_id
     assert table.handle(cmd(BEN, "join")).ok
-    fails_cleanly(db_path, "BEFORE INSERT ON snapshots", lambda: table.handle(cmd(ANA, "start")))
-    assert count(db_path, f"SELECT count(*) FROM games WHERE id = {game_id} AND status = 'lobby'") == 1
-    assert count(db_path, "SELECT count(*) FROM seats") == 2
+    fails_cleanly(database, "BEFORE INSERT ON snapshots", lambda: table.handle(cmd(ANA, "start")))
+    assert count(database, f"SELECT count(*) FROM games WHERE id = {game_id} AND status = 'lobby'") == 1
+    assert count(database, "SELECT count(*) FROM seats") == 2
     assert table.handle(cmd(ANA, "start")).ok
     assert table.verify(game_id or 0)[0] == "same"
 
 
 def test_an_early_answer_that_fails_is_not_kept(invited: Started) -> None:
     """Cleo's early yes cannot be stored: it is not kept, and she can give it again."""
-    fails_cleanly(invited.path, "BEFORE UPDATE ON prompts",
+    fails_cleanly(invited.db, "BEFORE UPDATE ON prompts",
                   lambda: invited.table.handle(cmd(CLEO, "play", "join white")))
     assert invited.play(CLEO, "join white").reply.startswith("Answer kept")
 
@@ -117,7 +121,7 @@ def test_an_early_answer_that_fails_is_not_kept(invited: Started) -> None:
 def test_timeouts_that_fail_are_applied_on_the_next_tick(invited: Started) -> None:
     """due() hits the fault while declining for the silent invitees: nothing changes; the next due() does it all."""
     late = T0 + timedelta(days=1)
-    fails_cleanly(invited.path, "BEFORE INSERT ON actions", lambda: invited.table.due(late))
+    fails_cleanly(invited.db, "BEFORE INSERT ON actions", lambda: invited.table.due(late))
     [outcome] = invited.table.due(late)
     assert "Ben did not answer in time." in outcome.public and "Cleo did not answer in time." in outcome.public
     assert [r[2:4] for r in log_rows(invited.table, invited.game_id)[-2:]] == [("timeout", "decline")] * 2
@@ -129,7 +133,7 @@ def test_an_undo_that_fails_keeps_the_action(invited: Started) -> None:
     invited.play(BEN, "decline")
     invited.play(CLEO, "decline")
     invited.play(ANA, "take pig")
-    fails_cleanly(invited.path, "BEFORE UPDATE ON actions", lambda: invited.table.handle(cmd(ANA, "undo")))
+    fails_cleanly(invited.db, "BEFORE UPDATE ON actions", lambda: invited.table.handle(cmd(ANA, "undo")))
     assert log_rows(invited.table, invited.game_id)[-1][3:] == ("take pig", False)
     assert invited.table.handle(cmd(ANA, "undo")).ok
 
@@ -140,10 +144,10 @@ SEED = 5
 HEADER = re.compile(r"^\[(\d+)\] (\w+): (.*)$")
 
 
-def play_process(db: Path, script: Path) -> subprocess.Popen[str]:
+def play_process(db: Database, script: Path) -> subprocess.Popen[str]:
     """Start `python -m bot.cli play --db DB --seed SEED --script SCRIPT` with its stdout piped to us."""
     return subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "play", "--db", str(db), "--seed", str(SEED), "--script", str(script),
+        [sys.executable, "-m", "bot.cli", "play", "--db", db.url, "--seed", str(SEED), "--script", str(script),
          "--no-images"],
         cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
@@ -159,12 +163,12 @@ def kill_after(process: subprocess.Popen[str], lines: int) -> list[str]:
     return [line.rstrip("\n") for line in seen + process.stdout.readlines()]
 
 
-def check_after_kill(db: Path, printed: list[str], done_before: int) -> int:
+def check_after_kill(db: Database, printed: list[str], done_before: int) -> int:
     """The log holds every line the killed process reported done, plus at most the one in flight; the stored
     state replays. Returns how many script lines are now in the log."""
     assert not [line for line in printed if line.startswith("!")], "a script line was refused"
     headers = [(i, int(m.group(1))) for i, line in enumerate(printed) if (m := HEADER.match(line))]
-    rows = count(db, "SELECT count(*) FROM actions WHERE undone = 0 AND author_id != 'auto'")  # the script's own
+    rows = count(db, "SELECT count(*) FROM actions WHERE NOT undone AND author_id != 'auto'")  # the script's own
     if headers:
         position, number = headers[-1]
         in_flight = position == len(printed) - 1  # killed after announcing the line, before reporting on it
@@ -172,7 +176,7 @@ def check_after_kill(db: Path, printed: list[str], done_before: int) -> int:
         assert rows in ((started - 1, started) if in_flight else (started,)), (rows, started, in_flight)
     else:
         assert rows == done_before
-    result = keywood("replay", "1", "--db", str(db))
+    result = keywood("replay", "1", "--db", db.url)
     assert result.returncode == 0 and "game 1: same" in result.stdout, result.stdout + result.stderr
     return rows
 
@@ -183,13 +187,18 @@ def write_script(path: Path, lines: list[str]) -> Path:
     return path
 
 
-def test_a_killed_game_resumes_where_it_stopped(tmp_path: Path) -> None:
+# Lines read before each SIGKILL. On PostgreSQL only the first two kills, and the game is not played to its end:
+# finishing it tests the terminal, not the database, and costs half a minute.
+KILLS = {"sqlite": (1, 25, 200, 450), "postgresql": (1, 25)}
+
+
+def test_a_killed_game_resumes_where_it_stopped(database: Database, tmp_path: Path) -> None:
     """SIGKILL at four moments of a scripted game; each time the database replays, holds exactly the lines
     done (give or take the one in flight), and running the rest of the script finishes the game."""
     script = script_for(SEED)
-    db = tmp_path / "killed.db"
+    db = database
     done = 0
-    for part, lines in enumerate((1, 25, 200, 450)):
+    for part, lines in enumerate(KILLS[database.kind]):
         process = play_process(db, write_script(tmp_path / f"part{part}.txt", script[done:]))
         printed = kill_after(process, lines)
         if part == 0:
@@ -198,24 +207,26 @@ def test_a_killed_game_resumes_where_it_stopped(tmp_path: Path) -> None:
             assert printed[0] == "Resuming the game in progress."
         done = check_after_kill(db, printed, done)
     assert 0 < done < len(script)
+    if not database.sqlite:
+        return
     rest = write_script(tmp_path / "rest.txt", script[done:])
-    finish = keywood("play", "--db", str(db), "--seed", str(SEED), "--script", str(rest), "--no-images")
+    finish = keywood("play", "--db", db.url, "--seed", str(SEED), "--script", str(rest), "--no-images")
     assert finish.returncode == 0, finish.stdout[-2000:] + finish.stderr[-2000:]
     assert finish.stdout.startswith("Resuming the game in progress.")
     assert "Final score:" in finish.stdout
-    assert count(db, "SELECT count(*) FROM actions WHERE undone = 0 AND author_id != 'auto'") == len(script)
+    assert count(db, "SELECT count(*) FROM actions WHERE NOT undone AND author_id != 'auto'") == len(script)
     assert count(db, "SELECT count(*) FROM games WHERE status = 'finished'") == 1
-    assert "game 1: same" in keywood("replay", "1", "--db", str(db)).stdout
+    assert "game 1: same" in keywood("replay", "1", "--db", db.url).stdout
 
 
-def test_a_lobby_left_by_a_killed_start_is_started_on_resume(tmp_path: Path) -> None:
+def test_a_lobby_left_by_a_killed_start_is_started_on_resume(database: Database, tmp_path: Path) -> None:
     """The terminal game was killed after `new` and `join` but before `start`: the next run starts it."""
     from bot.console import WHERE as TERMINAL
     from bot.store import Store
     from bot.table import Command, Who
 
-    db = tmp_path / "lobby.db"
-    store = Store(f"sqlite:///{db}")
+    db = database
+    store = Store(db.url)
     table = Table(store, images=False)
     names = [p.name for p in PLAYERS]
     assert table.handle(Command(TERMINAL, Who("local-1", names[0]), "new", "keyper", options={"seed": SEED})).ok
@@ -223,6 +234,6 @@ def test_a_lobby_left_by_a_killed_start_is_started_on_resume(tmp_path: Path) -> 
         assert table.handle(Command(TERMINAL, Who(f"local-{i}", name), "join")).ok
     store.close()
     script = write_script(tmp_path / "s.txt", script_for(SEED)[:5])
-    result = keywood("play", "--db", str(db), "--seed", str(SEED), "--script", str(script), "--no-images")
+    result = keywood("play", "--db", db.url, "--seed", str(SEED), "--script", str(script), "--no-images")
     assert result.returncode == 0, result.stdout[-1000:]
     assert count(db, "SELECT count(*) FROM actions") == 5

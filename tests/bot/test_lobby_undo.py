@@ -1,10 +1,12 @@
-"""The lobby (new, join, leave, start, abandon, settings) and undo, through Table.handle on a real file."""
+"""The lobby (new, join, leave, start, abandon, settings) and undo, through Table.handle on a real database: every
+test on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.table import Table, Where
 from engine.core import Playout, clone
@@ -26,6 +28,9 @@ from tests.bot.helpers import (
     read_state,
     start_game,
 )
+from tests.databases import Database
+
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
 
 def seats(table: Table, game_id: int) -> list[tuple[int, str]]:
@@ -228,31 +233,31 @@ def test_undo_takes_back_only_the_last_action(invited: Started) -> None:
     invited.play(CLEO, "decline")
     invited.play(ANA, "take pig")
     assert invited.table.handle(cmd(ANA, "undo")).ok
-    before = dump(invited.path)
+    before = dump(invited.db)
     second = invited.table.handle(cmd(ANA, "undo"))
     assert not second.ok
     assert second.reply == "You can only take back your own last action, and only before anyone else acts."
-    assert dump(invited.path) == before
+    assert dump(invited.db) == before
 
 
 def test_undo_of_someone_elses_action_is_refused(invited: Started) -> None:
     """Ben cannot take back Ana's play, nor Cleo Ben's decline."""
-    before = dump(invited.path)
+    before = dump(invited.db)
     refused = invited.table.handle(cmd(BEN, "undo"))
     assert not refused.ok and "only take back your own last action" in refused.reply
     invited.play(BEN, "decline")
-    before = dump(invited.path)
+    before = dump(invited.db)
     refused = invited.table.handle(cmd(CLEO, "undo"))
     assert not refused.ok and "only take back your own last action" in refused.reply
-    assert dump(invited.path) == before
+    assert dump(invited.db) == before
 
 
 def test_no_undo_once_play_has_passed(invited: Started) -> None:
     """Ana's play opened invitations: Ben must answer now, so Ana's play stands."""
-    before = dump(invited.path)
+    before = dump(invited.db)
     refused = invited.table.handle(cmd(ANA, "undo"))
     assert not refused.ok and refused.reply == "Play has passed to another player; that action stands."
-    assert dump(invited.path) == before
+    assert dump(invited.db) == before
 
 
 def test_no_undo_of_a_timed_out_answer(invited: Started) -> None:
@@ -275,7 +280,7 @@ def find_random_draw(seed: int) -> tuple[list[tuple[int, str]], int]:
     raise AssertionError("no such action in this game")
 
 
-def test_no_undo_past_a_random_draw(table: Table, db_path: Path) -> None:
+def test_no_undo_past_a_random_draw(table: Table, database: Database) -> None:
     """The action that ended the season dealt new boats and refilled the display: its player, who must now
     choose a display, cannot take it back."""
     actions, index = find_random_draw(1)
@@ -287,11 +292,11 @@ def test_no_undo_past_a_random_draw(table: Table, db_path: Path) -> None:
     seat = actions[index][0]
     state, _ = read_state(table, game_id)
     assert seat in GAME.to_act(state)
-    before = dump(db_path)
+    before = dump(database)
     refused = table.handle(cmd(players[seat], "undo"))
     assert not refused.ok
     assert refused.reply == "That action drew something at random or revealed something hidden; it cannot be undone."
-    assert dump(db_path) == before
+    assert dump(database) == before
 
 
 def test_undo_before_the_start_and_without_a_game(table: Table) -> None:

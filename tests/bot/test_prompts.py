@@ -1,11 +1,15 @@
-"""Joiner invitations and turn reminders: prompt rows with deadlines, answered early or late, timed out, resumed."""
+"""Joiner invitations and turn reminders: prompt rows with deadlines, answered early or late, timed out, resumed.
+
+Every test runs on SQLite and on PostgreSQL (whose test server keeps a time zone other than UTC).
+"""
 
 from __future__ import annotations
 
 import json
 import random
 from datetime import timedelta
-from pathlib import Path
+
+import pytest
 
 from bot.store import Store
 from bot.table import Table
@@ -26,6 +30,8 @@ from tests.bot.helpers import (
 )
 
 JOINER = timedelta(minutes=720)  # the default joiner deadline
+
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
 
 def open_joiners(game: Started) -> dict[int, tuple[int, str | None]]:
@@ -128,16 +134,16 @@ def test_a_timeout_of_the_first_releases_a_kept_yes(invited: Started) -> None:
 
 def test_due_before_any_deadline_changes_nothing(invited: Started) -> None:
     """Nothing is due: due() says nothing and writes nothing."""
-    before = dump(invited.path)
+    before = dump(invited.db)
     assert invited.table.due(T0 + timedelta(hours=11)) == []
-    assert dump(invited.path) == before
+    assert dump(invited.db) == before
 
 
-def test_due_after_a_restart_catches_up(invited: Started, db_path: Path) -> None:
-    """The bot was down past the deadline: a brand-new Store and Table on the same file fire what fell due."""
+def test_due_after_a_restart_catches_up(invited: Started) -> None:
+    """The bot was down past the deadline: a brand-new Store and Table on the same database fire what fell due."""
     invited.play(CLEO, "decline")  # an early decline, kept
     invited.table.store.close()
-    fresh = Table(Store(url(db_path)))
+    fresh = Table(Store(url(invited.db)))
     try:
         outcomes = fresh.due(T0 + timedelta(days=3))
         joined = [o for o in outcomes if o.closed]
@@ -150,7 +156,7 @@ def test_due_after_a_restart_catches_up(invited: Started, db_path: Path) -> None
         assert fresh.due(T0 + timedelta(days=3)) == [], "nothing fires twice"
     finally:
         fresh.store.close()
-    again = Table(Store(url(db_path)))
+    again = Table(Store(url(invited.db)))
     try:
         [reminder] = again.due(T0 + timedelta(days=5))
         assert reminder.public == ["Reminder: waiting for Ana to choose what to take."]

@@ -1,19 +1,28 @@
-"""The store: a WAL SQLite file with foreign keys, immediate transactions, database URLs, the log as the truth."""
+"""The store: a WAL SQLite file with foreign keys, immediate transactions, database URLs, the log as the truth.
+
+The tests that use a table run on SQLite and on PostgreSQL; those that open the SQLite file themselves (its journal
+mode, its lock, other SQLite URLs) on SQLite only.
+"""
 
 from __future__ import annotations
 
 import sqlite3
+import threading
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from sqlalchemy.exc import IntegrityError
 
 from bot import cli
-from bot.store import SeatRow, Store, make_engine
+from bot.store import PromptRow, SeatRow, Store, aware, make_engine
 from bot.table import Table
-from tests.bot.helpers import ANA, BEN, Started, cmd, count, dump, keywood, log_rows, start_game, url
+from tests.bot.helpers import ANA, BEN, Started, cmd, count, dump, keywood, log_rows, prompts, start_game, url
+
+pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
 
+@pytest.mark.databases("sqlite")
 def test_the_file_is_in_wal_mode_with_foreign_keys_on(started: Started) -> None:
     """Asked through a store connection: journal_mode wal, foreign_keys 1, busy timeout set."""
     with started.table.store.transaction() as tx:
@@ -26,14 +35,15 @@ def test_the_file_is_in_wal_mode_with_foreign_keys_on(started: Started) -> None:
 
 def test_foreign_keys_are_enforced(started: Started) -> None:
     """A seat for a game that does not exist is refused by the database, and nothing is stored."""
-    before = dump(started.path)
-    with pytest.raises(IntegrityError, match="FOREIGN KEY"):
+    before = dump(started.db)
+    with pytest.raises(IntegrityError, match="(?i)FOREIGN KEY"):
         with started.table.store.transaction() as tx:
             tx.session.add(SeatRow(game_id=9999, seat=0, user_id="ghost", name="Ghost"))
             tx.session.flush()
-    assert dump(started.path) == before
+    assert dump(started.db) == before
 
 
+@pytest.mark.databases("sqlite")
 def test_every_transaction_takes_the_write_lock_at_once(started: Started) -> None:
     """BEGIN IMMEDIATE: even a reading transaction holds the write lock, so another writer must wait."""
     other = sqlite3.connect(started.path, timeout=0, isolation_level=None)
@@ -66,7 +76,7 @@ def test_each_accepted_action_advances_the_version_by_one(started: Started) -> N
     version = started.version()
     started.play(ANA, "play green 1.pig")
     assert started.version() == version + 1
-    assert count(started.path, "SELECT version FROM snapshots") == count(started.path, "SELECT version FROM games")
+    assert count(started.db, "SELECT version FROM snapshots") == count(started.db, "SELECT version FROM games")
 
 
 def test_the_log_is_the_truth(started: Started) -> None:
@@ -87,11 +97,8 @@ def test_the_log_is_the_truth(started: Started) -> None:
 def test_replay_and_patch_find_and_repair_a_damaged_snapshot(started: Started) -> None:
     """`keywood replay` reports a snapshot that no longer matches its log; `patch --write` stores the replay."""
     started.play(ANA, "keyper 2")
-    con = sqlite3.connect(started.path)
-    with con:
-        con.execute("UPDATE snapshots SET state = replace(state, '\"turn\":2', '\"turn\":9')")
-    con.close()
-    db = str(started.path)
+    started.db.execute("UPDATE snapshots SET state = replace(state, '\"turn\":2', '\"turn\":9')")
+    db = started.db.url
     bad = keywood("replay", str(started.game_id), "--db", db)
     assert bad.returncode == 1 and f"game {started.game_id}: differs" in bad.stdout
     dry = keywood("patch", "--db", db)
@@ -103,6 +110,7 @@ def test_replay_and_patch_find_and_repair_a_damaged_snapshot(started: Started) -
 
 
 @pytest.mark.parametrize("form", ["relative", "absolute", "pysqlite", "uri"])
+@pytest.mark.databases("sqlite")
 def test_make_engine_accepts_other_sqlite_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str) -> None:
     """sqlite:///relative, sqlite:////absolute, sqlite+pysqlite:///, and a file: URI all reach the same file."""
     monkeypatch.chdir(tmp_path)
@@ -150,16 +158,17 @@ def test_replay_reads_database_url_from_the_config_file(started: Started, tmp_pa
     """`keywood --config FILE replay GAME` opens the database named in the config file."""
     started.play(ANA, "keyper 1")
     config = tmp_path / "config.toml"
-    config.write_text(f'database_url = "sqlite+pysqlite:///{started.path}"\n', encoding="utf-8")
+    database_url = started.db.url.replace("sqlite:///", "sqlite+pysqlite:///")
+    config.write_text(f'database_url = "{database_url}"\n', encoding="utf-8")
     result = keywood("--config", str(config), "replay", str(started.game_id))
     assert result.returncode == 0, result.stderr
     assert f"game {started.game_id}: same — 1 actions replay to the stored state" in result.stdout
 
 
 def test_a_second_store_on_the_same_file_sees_everything(started: Started) -> None:
-    """State lives in the file: a new Store and Table continue the game."""
+    """State lives in the database: a new Store and Table continue the game."""
     started.play(ANA, "play green 1.pig")
-    other = Store(url(started.path))
+    other = Store(url(started.db))
     try:
         table = Table(other)
         assert table.handle(cmd(BEN, "play", "decline")).ok
@@ -167,3 +176,52 @@ def test_a_second_store_on_the_same_file_sees_everything(started: Started) -> No
     finally:
         other.close()
     assert [r[3] for r in log_rows(started.table, started.game_id)] == ["play green 1.pig", "decline"]
+
+
+def test_times_are_stored_as_utc_whatever_the_servers_time_zone(started: Started) -> None:
+    """A deadline written as an aware UTC time is stored as that UTC wall time (the PostgreSQL test server's own time
+    zone is Pacific/Auckland) and read back as the same moment, and deadlines compare by the moment."""
+    moment = datetime(2026, 11, 22, 23, 30, 15, 123456, tzinfo=UTC)
+    with started.table.store.transaction() as tx:
+        prompt = tx.add_prompt(PromptRow(game_id=started.game_id, kind="turn", seat=0, deadline=moment))
+        assert prompt.id is not None
+        prompt_id = prompt.id
+    with started.table.store.transaction() as tx:
+        row = tx.prompt(prompt_id)
+        assert row is not None and aware(row.deadline) == moment
+        assert started.game_id in tx.due_game_ids(moment)
+        assert started.game_id not in tx.due_game_ids(moment - timedelta(microseconds=1))
+    stored = started.db.rows(f"SELECT deadline FROM prompts WHERE id = {prompt_id}")[0][0]
+    assert str(stored).replace("T", " ") == "2026-11-22 23:30:15.123456"
+
+
+def test_a_prompt_is_read_after_the_command_in_flight_on_its_game(invited: Started) -> None:
+    """While one transaction has closed a prompt and not yet committed, another that reads the prompt waits for it
+    and then sees it closed, as a second answer to one decision must (SQLite: the file's lock; PostgreSQL: the
+    game row's, taken before the prompt is read)."""
+    [prompt_id, *_] = [pid for pid, _, _, status, _ in prompts(invited.table, invited.game_id) if status == "open"]
+    other = Store(url(invited.db))
+    seen: list[str] = []
+
+    def read() -> None:
+        with other.transaction() as tx:
+            row = tx.prompt(prompt_id)
+            assert row is not None
+            seen.append(row.status)
+
+    reader = threading.Thread(target=read)
+    try:
+        with invited.table.store.transaction() as tx:
+            assert tx.game(invited.game_id) is not None
+            row = tx.prompt(prompt_id)
+            assert row is not None and row.status == "open"
+            row.status = "closed"
+            tx.save_prompt(row)
+            tx.session.flush()
+            reader.start()
+            reader.join(timeout=0.5)
+            assert reader.is_alive(), "the reader did not wait for the transaction in flight"
+        reader.join(timeout=60)
+    finally:
+        other.close()
+    assert seen == ["closed"]
