@@ -146,6 +146,26 @@ def export_game(url: str, game_id: int, out: str | None, stream: TextIO | None =
     return 0
 
 
+def migrate_db(source_url: str, target_url: str, overwrite: bool, out: TextIO | None = None) -> int:
+    """Copy a database to another and check the copy game by game (bot/dbcopy.py); raises Refused, having copied
+    nothing, when the source does not exist, either cannot be opened, both are one, or the target holds rows."""
+    from bot import dbcopy
+
+    if source_url == target_url:
+        raise Refused(f"{source_url} is both the source and the target; nothing was copied")
+    source = open_store(source_url, must_exist=True)
+    try:
+        target = open_store(target_url)
+        try:
+            return dbcopy.migrate(source, target, overwrite=overwrite, out=out or sys.stdout)
+        except dbcopy.TargetNotEmpty as exc:
+            raise Refused(str(exc)) from None
+        finally:
+            target.close()
+    finally:
+        source.close()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `keywood` console script."""
     parser = argparse.ArgumentParser(prog="keywood", description="Keywood, a Discord referee for Key-series games.")
@@ -184,6 +204,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     exp.add_argument("game", type=int)
     exp.add_argument("--db")
     exp.add_argument("--out", help="the HTML file to write (default keywood-game-N.html)")
+    mig = sub.add_parser("migrate-db", help="copy every game to another database (e.g. SQLite to PostgreSQL) and "
+                                            "check each by replaying it")
+    mig.add_argument("source", metavar="FROM_URL", help="the database to copy: a URL, or a SQLite file's path")
+    mig.add_argument("target", metavar="TO_URL", help="the database to fill: a URL (postgresql+psycopg://...), or a "
+                                                     "SQLite file's path; it must hold no rows")
+    mig.add_argument("--overwrite", action="store_true", help="empty a target that already holds rows first")
     sub.add_parser("run", help="run the Discord bot (needs a token)")
     args = parser.parse_args(argv)
     try:
@@ -206,6 +232,8 @@ def _dispatch(args: argparse.Namespace, config: dict[str, Any]) -> int:
         return check_games(database_url(config, args.db), args.game or None, args.write)
     if args.command == "export":
         return export_game(database_url(config, args.db), args.game, args.out)
+    if args.command == "migrate-db":
+        return migrate_db(database_url({}, args.source), database_url({}, args.target), args.overwrite)
     if args.command == "run" or (args.command is None and token(config)):
         return run_bot(config, args.config)
     return _play(config, args)
