@@ -70,14 +70,22 @@ def test_cached_layers_leak_nothing_from_one_table_into_the_next(first: str, sec
     assert render_golden(second) == other
 
 
+def named(kind: str, colours: dict[Any, RGB]) -> dict[str, RGB]:
+    """Colours keyed '<kind> <name>'."""
+    return {f"{kind} {name}": colour for name, colour in colours.items()}
+
+
 PIECES: dict[str, Callable[[], dict[str, RGB]]] = {
-    "autumn_4p_offer": lambda: {**d.KEYPLE_FILL, **d.RESOURCE_FILL, **d.SEASON_FILL, **d.AREA_FILL,
-                                **{f"seat {i}": c for i, c in enumerate(d.PLAYER_FILL)}},
-    "keythedral_midgame_4p": lambda: {**{f"player {k}": c for k, c in keythedral.PLAYER_FILL.items()},
-                                      **{f"cube {k}": c for k, c in keythedral.CUBE_FILL.items()},
-                                      **keythedral.TERRAIN_FILL, "keythedral": keythedral.KEYTHEDRAL_FILL},
-    "keyflower_autumn_4p": lambda: {**keyflower.KEYPLE_FILL, **keyflower.RESOURCE_FILL,
-                                    **{k: keyflower.KIND_FILL[k] for k in ("home", "spring", "summer", "autumn")}},
+    "autumn_4p_offer": lambda: {**named("keyple", d.KEYPLE_FILL), **named("resource", d.RESOURCE_FILL),
+                                **named("season", d.SEASON_FILL), **named("area", d.AREA_FILL),
+                                **named("seat", dict(enumerate(d.PLAYER_FILL)))},
+    "keythedral_midgame_4p": lambda: {**named("player", keythedral.PLAYER_FILL), **named("cube", keythedral.CUBE_FILL),
+                                      **named("terrain", keythedral.TERRAIN_FILL),
+                                      "keythedral": keythedral.KEYTHEDRAL_FILL},
+    "keyflower_autumn_4p": lambda: {**named("keyple", keyflower.KEYPLE_FILL),
+                                    **named("resource", keyflower.RESOURCE_FILL),
+                                    **named("tile", {k: keyflower.KIND_FILL[k] for k in ("home", "spring", "summer",
+                                                                                         "autumn")})},
 }
 
 
