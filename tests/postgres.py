@@ -46,7 +46,7 @@ pg_ctl, data, root, user = sys.argv[1:5]
 sys.stdin.buffer.read()
 kwargs = {} if user == "-" else {"user": user, "extra_groups": []}
 subprocess.run([pg_ctl, "stop", "-D", data, "-m", "immediate", "-w", "-t", "30"], stdout=subprocess.DEVNULL,
-               stderr=subprocess.DEVNULL, **kwargs)
+               stderr=subprocess.DEVNULL, cwd="/", **kwargs)
 shutil.rmtree(root, ignore_errors=True)
 """
 
@@ -113,7 +113,7 @@ class Server:
         """Run a server binary (as the server's user); raises RuntimeError with its output when it fails."""
         kwargs = {} if self.user is None else {"user": self.user, "extra_groups": []}
         done = subprocess.run([str(self.bindir / args[0]), *args[1:]], capture_output=True, text=True, timeout=120,
-                              **kwargs)  # type: ignore[call-overload]
+                              cwd=self.root, **kwargs)  # type: ignore[call-overload]
         if done.returncode != 0:
             raise RuntimeError(f"{args[0]} failed ({done.returncode}): {done.stdout}{done.stderr}")
 
@@ -124,7 +124,7 @@ class Server:
             os.chown(self.root, record.pw_uid, record.pw_gid)
         self.watchdog = subprocess.Popen(
             [sys.executable, "-c", WATCHDOG, str(self.bindir / "pg_ctl"), str(self.data), str(self.root),
-             self.user or "-"], stdin=subprocess.PIPE, start_new_session=True)
+             self.user or "-"], stdin=subprocess.PIPE, start_new_session=True, cwd="/")
         try:
             self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "-A", "trust", "-E", "UTF8", "--locale=C",
                       "--no-sync")
