@@ -87,13 +87,11 @@ def choose(game: Game[Any, Any], state: Any, seat: int, *, seed: int, budget: Bu
         return candidates[order[0]]
     means = [totals[i] / tries[i] + budget.prior * MARGIN * gains[i] if tries[i] else float("-inf")
              for i in range(len(candidates))]
-    top = max((means[i], gains[i]) for i in range(len(candidates)))
-    tied = [i for i in range(len(candidates)) if (means[i], gains[i]) == top]
-    # Candidates the play-outs cannot tell apart (in Keyflower most decisions early in a season: the projected score
-    # moves only when tiles are won) are drawn uniformly. Not first-listed: that is rarely the move that moves a
-    # game on. Nor by the play-out weights: those are a device to end play-outs (Keyflower's pass weighs 6); drawn by
-    # them, 28 of 49 decisions of a Keyflower game were such ties and the stand-in passed 15 times in 70 decisions.
-    return candidates[tied[rng.below(len(tied))]]
+    # Candidates the play-outs cannot tell apart (in Keyflower, many decisions early in a season) go to the first
+    # listed: the engines list moves that do something before passing. Drawn by the play-out weights (a device to
+    # end play-outs: Keyflower's pass weighs 6), the stand-in passed 15 times in a 70-decision Keyflower game and
+    # won 2 of 8 against random seats; drawn uniformly, 5 of 10; first-listed, 7 to 8 of 10 (seeds 101-110).
+    return candidates[max(range(len(candidates)), key=lambda i: (means[i], gains[i]))]  # max keeps the first
 
 
 def _candidates(game: Game[Any, Any], state: Any, seat: int, legal: list[Any], budget: Budget, rng: Rng,
