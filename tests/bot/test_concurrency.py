@@ -149,21 +149,19 @@ def twenty_threads(started: Started, mode: str, early: bool, target: int = TARGE
     check_exactly_once(started, sent, early)
 
 
-def test_racing_news_in_one_channel_open_one_table(database: Database) -> None:
-    """Ten stores (as ten bot processes) send `new` to one empty channel at the same moment: exactly one table opens,
-    and every other is told that a game is already open (SQLite's BEGIN IMMEDIATE; PostgreSQL's channel lock)."""
-    racers = 10
+def race_stores(database: Database, racers: int, body: Callable[[Table, int], object]) -> list[object]:
+    """Run body(table, i) in `racers` threads at once, each on its own store; what each returned or raised."""
     stores = [Store(database.url) for _ in range(racers)]
     start = threading.Barrier(racers)
-    outcomes: list[Outcome | BaseException] = []
+    results: list[object] = []
 
     def run(i: int) -> None:
         table = Table(stores[i], images=False)
         start.wait()
         try:
-            outcomes.append(table.handle(cmd(Who(f"u-{i}", f"P{i}"), "new", "keyper")))
-        except BaseException as exc:  # reported by the assertions below
-            outcomes.append(exc)
+            results.append(body(table, i))
+        except BaseException as exc:  # reported by the caller's assertions
+            results.append(exc)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(racers)]
     try:
@@ -174,6 +172,15 @@ def test_racing_news_in_one_channel_open_one_table(database: Database) -> None:
     finally:
         for store in stores:
             store.close()
+    return results
+
+
+def test_racing_news_in_one_channel_open_one_table(database: Database) -> None:
+    """Ten stores (as ten bot processes) send `new` to one empty channel at the same moment: exactly one table opens,
+    and every other is told that a game is already open (SQLite's BEGIN IMMEDIATE; PostgreSQL's channel lock)."""
+    racers = 10
+    outcomes = race_stores(database, racers,
+                           lambda table, i: table.handle(cmd(Who(f"u-{i}", f"P{i}"), "new", "keyper")))
     assert len(outcomes) == racers and all(isinstance(o, Outcome) for o in outcomes), outcomes
     opened = [o for o in outcomes if isinstance(o, Outcome) and o.ok]
     assert len(opened) == 1, [o.reply for o in outcomes if isinstance(o, Outcome)]
@@ -186,30 +193,14 @@ def test_racing_notes_of_closed_dms_tell_the_user_once(database: Database) -> No
     """Ten stores find one user's DMs closed at the same moment (and ten admins change one server's settings): the
     user is told once, no write fails, one record each (PostgreSQL: the user's and the server's advisory locks)."""
     racers = 10
-    stores = [Store(database.url) for _ in range(racers)]
-    start = threading.Barrier(racers)
-    results: list[object] = []
 
-    def run(i: int) -> None:
-        table = Table(stores[i], images=False)
-        start.wait()
-        try:
-            told = table.note_dms("u-shy", open_=False)
-            changed = table.handle(cmd(Who(f"u-mod{i}", f"Mod{i}", is_admin=True), "settings",
-                                       options={"reminder_hours": str(i + 1)})).ok
-            results.append((told, changed))
-        except BaseException as exc:  # reported by the assertions below
-            results.append(exc)
+    def note_and_settle(table: Table, i: int) -> tuple[bool, bool]:
+        told = table.note_dms("u-shy", open_=False)
+        changed = table.handle(cmd(Who(f"u-mod{i}", f"Mod{i}", is_admin=True), "settings",
+                                   options={"reminder_hours": str(i + 1)})).ok
+        return told, changed
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(racers)]
-    try:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=60)
-    finally:
-        for store in stores:
-            store.close()
+    results = race_stores(database, racers, note_and_settle)
     assert all(isinstance(r, tuple) for r in results) and len(results) == racers, results
     assert [r[0] for r in results if isinstance(r, tuple)].count(True) == 1, results
     assert all(r[1] for r in results if isinstance(r, tuple)), "every settings change was accepted"
