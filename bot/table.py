@@ -720,7 +720,7 @@ class Table:
         """Apply one action and store it: log row (public words only), snapshot, version; returns the events."""
         new_state, events = game.engine.apply(game.state, seat, action)
         public = [e.text for e in events if e.public]
-        summary = " ".join([game.engine.public_notation(action) + ":"] + public)
+        summary = game.engine.public_notation(action) + (": " + " ".join(public) if public else "")
         tx.append_action(game.row, seat, author, game.engine.format(action), summary)
         tx.save_snapshot(game.id, game.row.version + 1, game.engine.to_json(new_state))
         if not tx.bump_version(game.row):
@@ -1534,7 +1534,8 @@ def record_of(game: Loaded, rows: list[ActionRow]) -> Playout:
 def log_line(game: Loaded, row: ActionRow) -> str:
     """One action of the log in words: '12. Ben: ...', marked when Keywood's stand-in or a timeout chose it."""
     by = {STANDIN_AUTHOR: " (Keywood's stand-in)", TIMEOUT_AUTHOR: " (no answer in time)"}.get(row.author_id, "")
-    return f"{row.seq}. {game.user_of(row.seat).name}{by}: {game.rename(row.summary)}"
+    # Rows stored before 2026-11-27 end in a bare colon when the action had no public events.
+    return f"{row.seq}. {game.user_of(row.seat).name}{by}: {game.rename(row.summary.removesuffix(':'))}"
 
 
 def is_computer(user_id: str) -> bool:

@@ -106,3 +106,13 @@ def test_the_digest_is_the_last_public_lines_since_ones_move_and_nothing_private
             cut += f"(the last {DIGEST_LINES} of" in "".join(shown[:1])
             empty += note.seat == seat and not shown
     assert cut and empty and private, "no digest cut short, no turn right after its holder's step, or no secret"
+
+
+def test_a_step_with_nothing_public_to_say_ends_its_log_line_with_the_action(table: Table) -> None:
+    """`bid alehouse yellow` only opens the count step: its log line is the action, without a dangling colon."""
+    keyflower(table)
+    table.handle(cmd(ANA, "play", "bid alehouse yellow"))
+    table.handle(cmd(ANA, "play", "count 1"))
+    lines = table.handle(cmd(BEN, "log")).reply.splitlines()
+    assert "1. Ana: bid alehouse yellow" in lines, lines
+    assert any(line.startswith("2. Ana: count 1: ") for line in lines), lines
