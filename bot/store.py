@@ -31,6 +31,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy import select as sa_select
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.pool import QueuePool, StaticPool
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, insert, select, update
@@ -392,7 +393,8 @@ class Tx:
                                               "at": now()})
         if result.rowcount != 1:  # type: ignore[attr-defined]
             return False
-        game.version = expected + 1  # the ORM may already have synchronised it; set, never add
+        # Record the new version as already stored: set plainly, the ORM would write it again at the flush.
+        set_committed_value(game, "version", expected + 1)
         return True
 
     # seats
