@@ -21,7 +21,7 @@ from engine.core import Game, Scoreboard
 PLAYTHROUGHS = Path(__file__).resolve().parent / "playthroughs"
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
 DENSE = 400  # every step of a play-out is checked up to here; after it, every SPARSE-th (long games stay quick)
-SPARSE = 5
+SPARSE = 20
 
 
 def entries() -> list[GameEntry]:
