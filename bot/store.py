@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
     DateTime,
     Dialect,
@@ -25,6 +26,7 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
+    String,
     UniqueConstraint,
     bindparam,
     event,
@@ -255,6 +257,14 @@ _LIVE_GAME_LOCKED = _LIVE_GAME.with_for_update()
 _ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:space, hashtext(:name))")
 _SAVE_SNAPSHOT = (update(SnapshotRow).where(col(SnapshotRow.game_id) == bindparam("gid"))
                   .values(version=bindparam("v"), state=bindparam("text")))
+# One statement appends a log row numbered after the game's last: the max(seq) read and the insert in one round trip.
+_APPEND_ACTION = insert(SQLModel.metadata.tables["actions"]).from_select(
+    ["game_id", "seq", "seat", "author_id", "notation", "summary", "version", "undone", "at"],
+    sa_select(bindparam("game", type_=Integer), func.coalesce(func.max(ActionRow.seq), 0) + 1,
+              bindparam("seat", type_=Integer), bindparam("author", type_=String), bindparam("notation", type_=String),
+              bindparam("summary", type_=String), bindparam("version", type_=Integer),
+              bindparam("undone", type_=Boolean), bindparam("at", type_=UTCTime))
+    .where(col(ActionRow.game_id) == bindparam("game", type_=Integer)))
 _ADD_OUTBOX = insert(OutboxRow).returning(col(OutboxRow.id), sort_by_parameter_order=True)
 
 
@@ -451,9 +461,9 @@ class Tx:
     def append_action(self, game: GameRow, seat: int, author_id: str, notation: str, summary: str) -> None:
         """Append an accepted action to the log, stamped with the version it applied to."""
         assert game.id is not None
-        last = self.session.exec(_LAST_SEQ, params={"game": game.id}).one()
-        self.session.add(ActionRow(game_id=game.id, seq=(last or 0) + 1, seat=seat, author_id=author_id,
-                                   notation=notation, summary=summary, version=game.version))
+        self.session.execute(_APPEND_ACTION, {"game": game.id, "seat": seat, "author": author_id, "notation": notation,
+                                              "summary": summary, "version": game.version, "undone": False,
+                                              "at": now()})
 
     def action_count(self, game_id: int) -> int:
         """How many actions a game's log holds (undone ones included): a number that grows with every action."""
