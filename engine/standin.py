@@ -5,8 +5,8 @@ flat Monte-Carlo over sampled worlds: the hidden information is drawn again with
 seed)` (a function of what the seat sees and the seed alone, checked by the contract kit), each candidate action is
 tried in such worlds, the game is played on (to its end, or until the other seats have taken `Budget.depth`
 actions, and then judged by the public projected score and each seat's `playout_worth`), and the candidate with the
-best mean result for the seat is chosen. The real state's hidden
-information is never read: the worlds would be the same whatever it was.
+best mean result for the seat is chosen. The real state's hidden information is never read: the worlds would be the
+same whatever it was.
 
 Play-outs follow the game's play-out weights, but a share of their steps (`Budget.greedy`) is one-step greedy: the
 acting seat takes the best, by its immediate projected score, of a few actions drawn by those weights, so that the
@@ -98,8 +98,7 @@ def _candidates(game: Game[Any, Any], state: Any, seat: int, legal: list[Any], b
                 until: float | None = None) -> tuple[list[Any], list[float]]:
     """Up to `budget.candidates` legal actions (all when few) and the seat's immediate gain for each: the best by
     that gain among a sample of `budget.screened` drawn by the play-out weights, and a quarter of them drawn by
-    those weights alone. Past `until` (a perf_counter time), no more
-    actions are screened."""
+    those weights alone. Past `until` (a perf_counter time), no more actions are screened."""
     world = game.resample_hidden(state, seat, rng.next64() >> 1)  # judged in a world the seat can see, not the real
     base = _judged(game, world, seat)
     weights = list(game.playout_weights(state, seat, legal) or [1.0] * len(legal))

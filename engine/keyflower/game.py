@@ -268,8 +268,7 @@ def _promise(tile_id: str) -> int:
     """A tile's points on its better face, at least 1 (a tile is worth having for what it makes); 0 for a boat."""
     if not flow.is_tile(tile_id):
         return 0
-    t = flow.tile(tile_id)
-    return max(1, t.front.points, t.back.points if t.back is not None else 0)
+    return max(1, *(_face_points({"tile": tile_id, "up": up}) for up in (False, True)))
 
 
 def _redeal(pools: list[dict[str, int]], rng: Rng) -> None:
