@@ -210,7 +210,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     mig.add_argument("target", metavar="TO_URL", help="the database to fill: a URL (postgresql+psycopg://...), or a "
                                                      "SQLite file's path; it must hold no rows")
     mig.add_argument("--overwrite", action="store_true", help="empty a target that already holds rows first")
-    sub.add_parser("run", help="run the Discord bot (needs a token)")
+    run = sub.add_parser("run", help="run the Discord bot (needs a token)")
+    run.add_argument("--shards", help="run only these of Discord's shards, e.g. 0-3 (other processes run the rest, "
+                                      "on one PostgreSQL database); needs --shard-count")
+    run.add_argument("--shard-count", type=int, help="how many shards all the processes run together")
     args = parser.parse_args(argv)
     try:
         return _dispatch(args, load_config(args.config))
@@ -235,7 +238,7 @@ def _dispatch(args: argparse.Namespace, config: dict[str, Any]) -> int:
     if args.command == "migrate-db":
         return migrate_db(database_url({}, args.source), database_url({}, args.target), args.overwrite)
     if args.command == "run" or (args.command is None and token(config)):
-        return run_bot(config, args.config)
+        return run_bot(config, args.config, getattr(args, "shards", None), getattr(args, "shard_count", None))
     return _play(config, args)
 
 
@@ -245,12 +248,14 @@ copy its token into config.toml (see config.example.toml) or export {env}=..., a
 To play without Discord, run `keywood play`."""
 
 
-def run_bot(config: dict[str, Any], path: str) -> int:
-    """Run the Discord bot with the configured token; without one, explain how to get it."""
+def run_bot(config: dict[str, Any], path: str, shards: str | None = None, shard_count: int | None = None) -> int:
+    """Run the Discord bot with the configured token; without one, explain how to get it. Raises Refused on a bad
+    shard range or a shard another process runs."""
     import asyncio
     import logging
 
     from bot.discord_app import BotConfig, TokenRefused, serve
+    from bot.shards import ShardTaken
     from bot.table import Table
 
     secret = token(config)
@@ -258,19 +263,45 @@ def run_bot(config: dict[str, Any], path: str) -> int:
     if not secret:
         print(NO_TOKEN.format(path=path, env=env))
         return 1
+    settings = BotConfig(secret, [int(g) for g in config.get("dev_guild_ids", [])],
+                         float(config.get("tick_seconds", 30)), lease_seconds=float(config.get("lease_seconds", 90)),
+                         send_seconds=float(config.get("send_seconds", 2)))
+    settings.shard_ids, settings.shard_count = _shards(shards or config.get("shards"),
+                                                       shard_count or config.get("shard_count"))
     logging.basicConfig(level=str(config.get("log_level", "INFO")))
     minutes = config.get("decision_minutes", config.get("joiner_deadline_minutes", 720))  # the old name still works
     table = Table(open_store(database_url(config, None)), decision_minutes=int(minutes),
                   reminder_hours=int(config.get("turn_reminder_hours", 24)))
-    guilds = [int(g) for g in config.get("dev_guild_ids", [])]
     try:
-        asyncio.run(serve(table, BotConfig(secret, guilds, float(config.get("tick_seconds", 30)))))
+        asyncio.run(serve(table, settings))
+    except ShardTaken as exc:
+        raise Refused(str(exc)) from None
     except TokenRefused:
         source = path if config.get("token") else f"${env}"
         print(f"Discord refused the token from {source}: check {path} or ${env} (the Developer Portal's Bot page "
               "can reset it).", file=sys.stderr)
         return 1
     return 0
+
+
+def _shards(text: Any, count: Any) -> tuple[list[int] | None, int | None]:
+    """The shard ids and count to run from --shards/--shard-count or the config; raises Refused when they do not fit
+    together."""
+    from bot.shards import parse_shards
+
+    if text is None:
+        if count is not None:
+            raise Refused("--shard-count needs --shards: say which of the shards this process runs (e.g. --shards 0-3)")
+        return None, None
+    if count is None:
+        raise Refused("--shards needs --shard-count: how many shards all the processes run together")
+    try:
+        ids = parse_shards(str(text))
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    if int(count) < 1 or max(ids) >= int(count):
+        raise Refused(f"shards {text} are not all among the {count} shards 0-{int(count) - 1}")
+    return sorted(ids), int(count)
 
 
 def _play(config: dict[str, Any], args: argparse.Namespace) -> int:

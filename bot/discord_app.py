@@ -25,7 +25,8 @@ from discord.ext import tasks
 from bot import games
 from bot.clocks import CONSEQUENCES
 from bot.games import Option
-from bot.store import OutboxRow, aware
+from bot.shards import Leases, ShardTaken
+from bot.store import OutboxRow, ShardSet, Store, aware
 from bot.table import OUTBOX_BATCH, Command, Outcome, Table, Where, Who
 
 log = logging.getLogger("keywood")
@@ -54,6 +55,17 @@ class BotConfig:
     token: str
     dev_guild_ids: list[int] = field(default_factory=list)
     tick_seconds: float = 30.0
+    shard_ids: list[int] | None = None  # None: this process runs every shard
+    shard_count: int | None = None  # None with shard_ids None: Discord's recommended count
+    lease_seconds: float = 90.0  # how long a silent process keeps its shards before another takes them over
+    send_seconds: float = 2.0  # with shard_ids, how often the outbox is read (messages other processes queued)
+
+    def leases(self, store: Store) -> Leases:
+        """This process's shard leases (one lease for the whole bot when it runs every shard)."""
+        if self.shard_ids is None:
+            return Leases(store, frozenset({0}), 1, self.lease_seconds)
+        assert self.shard_count is not None
+        return Leases(store, frozenset(self.shard_ids), self.shard_count, self.lease_seconds)
 
 
 def where_of(interaction: discord.Interaction[Any]) -> Where:
@@ -219,15 +231,19 @@ def action_view(game_id: int, seat: int, version: int, choices: list[str]) -> di
     return view
 
 
-class Keywood(discord.Client):
+class Keywood(discord.AutoShardedClient):
     """The Keywood bot: slash commands, buttons, the outbox sender and the deadline ticker around one Table."""
 
     def __init__(self, table: Table, config: BotConfig, **options: Any) -> None:
         """options go to discord.Client (e.g. guild_ready_timeout); the intents are always the unprivileged
         defaults: Keywood needs no members, presences or message content."""
+        if config.shard_ids is not None:
+            options |= {"shard_ids": config.shard_ids, "shard_count": config.shard_count}
         super().__init__(intents=discord.Intents.default(), **options)
         self.table = table
         self.config = config
+        self.leases = config.leases(table.store)
+        self.held: ShardSet | None = None  # the shards whose deadlines and messages are this process's, once started
         # Keywood is installed to servers; a command is usable in servers and in a DM with the bot unless it is
         # one of the table's (register_commands makes those server-only)
         self.tree = app_commands.CommandTree(
@@ -237,7 +253,9 @@ class Keywood(discord.Client):
         register_commands(self)
 
     async def setup_hook(self) -> None:
-        """Register the dynamic buttons, sync the slash commands if they changed, start the ticker."""
+        """Take this process's shards (raises ShardTaken when another process has one), register the dynamic
+        buttons, sync the slash commands if they changed, start the ticker."""
+        self.held = await asyncio.to_thread(self.leases.start)
         self.add_dynamic_items(ActionButton, InviteButton, OpenInviteButton)
         for guild_id in self.config.dev_guild_ids:
             guild = discord.Object(id=guild_id)
@@ -247,6 +265,9 @@ class Keywood(discord.Client):
             await self.sync_commands(None)
         self.ticker.change_interval(seconds=self.config.tick_seconds)
         self.ticker.start()
+        if self.config.shard_ids is not None:
+            self.courier.change_interval(seconds=self.config.send_seconds)
+            self.courier.start()
 
     async def sync_commands(self, guild: discord.Object | None) -> bool:
         """Send the slash commands to Discord (to one server, or globally) only when Discord holds others: a
@@ -283,21 +304,49 @@ class Keywood(discord.Client):
         log.info("Keywood is ready as %s (id %s) in %d server(s)", self.user, self.user.id, len(self.guilds))
 
     async def close(self) -> None:
-        """Stop the ticker, then disconnect."""
+        """Stop the loops, give up this process's shards (others may take them over at once), then disconnect."""
         self.ticker.cancel()
+        self.courier.cancel()
+        if self.held is not None:
+            self.held = None
+            try:
+                await asyncio.to_thread(self.leases.release)
+            except Exception:  # they expire anyway
+                log.exception("giving up the shard leases failed")
         await super().close()
 
     @tasks.loop(seconds=30)
     async def ticker(self) -> None:
-        """Process decisions whose deadline passed, then send whatever the outbox holds (also after a restart)."""
+        """Renew the shard leases, process decisions whose deadline passed, then send whatever the outbox holds
+        (also after a restart); stop when another process has taken this one's own shards."""
         try:
-            await asyncio.to_thread(self.table.due)
+            self.held = await asyncio.to_thread(self.leases.renew)
+        except ShardTaken as exc:
+            log.error("%s; this process stops", exc)
+            self.held = None
+            await self.close()
+            return
+        except Exception:  # the database may be back at the next tick; until then the leases run on
+            log.exception("renewing the shard leases failed")
+            return
+        try:
+            await asyncio.to_thread(self.table.due, None, self.held)
         except Exception:  # keep ticking whatever one game does
             log.exception("deadline processing failed")
+        await self.courier()
+
+    @tasks.loop(seconds=2)
+    async def courier(self) -> None:
+        """Send whatever the outbox holds for this process's shards."""
         try:
             await self.sender.flush()
-        except Exception:  # an unhandled error would end the loop for good (no more deadlines, no more sending)
+        except Exception:  # an unhandled error would end the loop for good (no more sending)
             log.exception("sending the outbox failed")
+
+    @courier.before_loop
+    async def _before_courier(self) -> None:
+        """Send nothing before the gateway is ready."""
+        await self.wait_until_ready()
 
     @ticker.before_loop
     async def _before_ticker(self) -> None:
@@ -425,12 +474,16 @@ class Sender:
         fresh: the rows a command just queued. When every message before them has been sent (the outbox was
         clear up to the id just before theirs), they are sent without reading the outbox again.
         """
+        held = self.bot.held
+        if held is None:  # not started, or stopping: another process sends them
+            return set()
         async with self.lock:
             if fresh and self.clear_upto is not None and [r.id for r in fresh] == list(
                     range(self.clear_upto + 1, self.clear_upto + 1 + len(fresh))):
                 rows, newest = fresh, fresh[-1].id or 0
             else:
-                rows, newest = await asyncio.to_thread(self.bot.table.pending_messages)
+                rows, newest = await asyncio.to_thread(self.bot.table.pending_messages, OUTBOX_BATCH, held)
+            rows = [row for row in rows if held.covers(row.guild_id)]  # a DM's command may queue another shard's
             blocked: set[str] = set()
             failed: set[str] = set()
             sent: list[int] = []

@@ -16,7 +16,8 @@ from sqlalchemy import Column, Connection, Engine, MetaData, PrimaryKeyConstrain
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
-REVISIONS: tuple[str, ...] = ("0001_initial", "0002_decisions_outbox")  # oldest first; a test checks the scripts
+# oldest first; a test checks the scripts
+REVISIONS: tuple[str, ...] = ("0001_initial", "0002_decisions_outbox", "0003_shards")
 HEAD: str = REVISIONS[-1]
 """The newest revision id known to this code."""
 INITIAL = REVISIONS[0]

@@ -14,10 +14,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     DateTime,
@@ -42,7 +44,7 @@ DEFAULT_URL = "sqlite:///keywood.db"
 LIVE = ("lobby", "active")
 # PostgreSQL advisory locks (two-key form): the first key says what is locked ("KW" and a number), the second is a
 # hash of its name.
-CHANNEL_LOCK, SETTINGS_LOCK, RECIPIENT_LOCK = 0x4B570001, 0x4B570002, 0x4B570003
+CHANNEL_LOCK, SETTINGS_LOCK, RECIPIENT_LOCK, LEASE_LOCK = 0x4B570001, 0x4B570002, 0x4B570003, 0x4B570004
 
 
 def now() -> datetime:
@@ -53,6 +55,27 @@ def now() -> datetime:
 def aware(moment: datetime) -> datetime:
     """A time read back from the database as UTC-aware (SQLite returns the naive UTC time it stored)."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+BIG = BigInteger().with_variant(Integer(), "sqlite")  # SQLite's INTEGER holds 64 bits already
+
+
+def guild_key(guild_id: str) -> int:
+    """The part of a Discord server id that decides its shard (shard = key % shard count); 0 for a DM or a
+    terminal table, which Discord's shard 0 carries."""
+    return int(guild_id) >> 22 if guild_id.isdigit() else 0
+
+
+@dataclass(frozen=True)
+class ShardSet:
+    """Some of Discord's shards: the servers whose deadlines and messages one process looks after."""
+
+    ids: frozenset[int]
+    count: int
+
+    def covers(self, guild_id: str) -> bool:
+        """Whether a server (its id as stored) is on one of these shards."""
+        return guild_key(guild_id) % self.count in self.ids
 
 
 class UTCTime(TypeDecorator[datetime]):
@@ -81,7 +104,7 @@ class GameRow(SQLModel, table=True):
     channel_id: str = Field(index=True)
     game: str
     options: str = "{}"
-    seed: int
+    seed: int = Field(sa_type=BIG)
     status: str = Field(default="lobby", index=True)
     version: int = 0
     host_id: str
@@ -159,6 +182,7 @@ class OutboxRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     game_id: int | None = Field(default=None, foreign_key="games.id", index=True)
     guild_id: str
+    shard_key: int = Field(default=0, sa_type=BIG, sa_column_kwargs={"server_default": "0"})  # guild_key(guild_id)
     channel_id: str
     recipient: str | None = None
     kind: str
@@ -170,6 +194,22 @@ class OutboxRow(SQLModel, table=True):
     last_error: str = ""
     created_at: datetime = Field(default_factory=now, sa_type=UTCTime)
     sent_at: datetime | None = Field(default=None, sa_type=UTCTime)
+
+
+class LeaseRow(SQLModel, table=True):
+    """Which process looks after a shard's deadlines and messages, until when (see bot/shards.py).
+
+    borrowed: held by a process that took the shard over from one that stopped renewing; waiting: the process that
+    owns the shard by its configuration and wants it back from the borrower.
+    """
+
+    __tablename__ = "leases"
+    shard: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    count: int
+    holder: str
+    borrowed: bool = False
+    waiting: str | None = None
+    expires_at: datetime = Field(sa_type=UTCTime)
 
 
 class RecipientRow(SQLModel, table=True):
@@ -515,10 +555,12 @@ class Tx:
         """Store a changed prompt (written at the next flush or the commit)."""
         self.session.add(row)
 
-    def due_game_ids(self, moment: datetime) -> list[int]:
-        """Games with an open prompt whose deadline has passed."""
-        query = select(PromptRow.game_id).where(PromptRow.status == "open", PromptRow.deadline <= moment).distinct()
-        return sorted(self.session.exec(query))
+    def due_game_ids(self, moment: datetime, shards: ShardSet | None = None) -> list[int]:
+        """Games (on these shards, or anywhere) with an open prompt whose deadline has passed."""
+        query = (select(PromptRow.game_id, GameRow.guild_id).join(GameRow, col(GameRow.id) == PromptRow.game_id)
+                 .where(PromptRow.status == "open", PromptRow.deadline <= moment).distinct())
+        return sorted(game_id for game_id, guild_id in self.session.exec(query)
+                      if shards is None or shards.covers(guild_id))
 
     # outbox
     def add_outbox(self, rows: list[dict[str, Any]]) -> list[OutboxRow]:
@@ -526,6 +568,7 @@ class Tx:
         them as rows with their ids."""
         if not rows:
             return []
+        rows = [{**row, "shard_key": guild_key(row["guild_id"])} for row in rows]
         ids = self.session.execute(_ADD_OUTBOX, rows).scalars().all()
         return [OutboxRow.model_construct(id=row_id, **row) for row_id, row in zip(ids, rows, strict=True)]
 
@@ -538,10 +581,13 @@ class Tx:
         self.session.execute(update(OutboxRow).where(col(OutboxRow.id).in_(row_ids)).values(status="sent",
                                                                                             sent_at=moment))
 
-    def pending_outbox(self, limit: int = 200) -> list[OutboxRow]:
-        """Messages not yet sent, oldest first (due or waiting for a retry)."""
-        query = select(OutboxRow).where(OutboxRow.status == "pending").order_by(col(OutboxRow.id)).limit(limit)
-        return list(self.session.exec(query))
+    def pending_outbox(self, limit: int = 200, shards: ShardSet | None = None) -> list[OutboxRow]:
+        """Messages (for servers on these shards, or anywhere) not yet sent, oldest first (due or waiting for a
+        retry)."""
+        query = select(OutboxRow).where(OutboxRow.status == "pending")
+        if shards is not None:
+            query = query.where((col(OutboxRow.shard_key) % shards.count).in_(sorted(shards.ids)))
+        return list(self.session.exec(query.order_by(col(OutboxRow.id)).limit(limit)))
 
     def outbox_row(self, row_id: int) -> OutboxRow | None:
         """One queued message by id, locked for this transaction."""
@@ -556,6 +602,20 @@ class Tx:
         """A game's queued or sent messages of one kind, oldest first."""
         query = select(OutboxRow).where(OutboxRow.game_id == game_id, OutboxRow.kind == kind)
         return list(self.session.exec(query.order_by(col(OutboxRow.id))))
+
+    # leases (bot/shards.py decides; these only read and write them)
+    def leases(self) -> dict[int, LeaseRow]:
+        """Every shard's lease by shard, all locked for this transaction (one process decides at a time)."""
+        self._lock(LEASE_LOCK, "leases")
+        return {row.shard: row for row in self.session.exec(select(LeaseRow))}
+
+    def save_lease(self, row: LeaseRow) -> None:
+        """Store a new or changed lease."""
+        self.session.merge(row)
+
+    def drop_lease(self, row: LeaseRow) -> None:
+        """Give a lease up."""
+        self.session.execute(delete(LeaseRow).where(col(LeaseRow.shard) == row.shard))
 
     # recipients
     def recipient(self, user_id: str) -> RecipientRow:

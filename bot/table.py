@@ -20,7 +20,7 @@ from typing import Any
 from bot import clocks, describe, export, games
 from bot.clocks import Clock
 from bot.games import GameEntry, OptionError
-from bot.store import ActionRow, GameRow, OutboxRow, PromptRow, SeatRow, Store, Tx, aware, now
+from bot.store import ActionRow, GameRow, OutboxRow, PromptRow, SeatRow, ShardSet, Store, Tx, aware, now
 from engine import standin
 from engine.core import (
     REACTION,
@@ -1268,11 +1268,12 @@ class Table:
             return [g.id for g in tx.games() if g.id is not None and g.status != "lobby"]
 
     # deadlines
-    def due(self, moment: datetime | None = None) -> list[Outcome]:
-        """Act on every decision whose deadline has passed: its default applies, or its holder is reminded."""
+    def due(self, moment: datetime | None = None, shards: ShardSet | None = None) -> list[Outcome]:
+        """Act on every decision (of servers on these shards, or anywhere) whose deadline has passed: its default
+        applies, or its holder is reminded."""
         moment = moment or now()
         with self.store.transaction() as tx:
-            game_ids = tx.due_game_ids(moment)
+            game_ids = tx.due_game_ids(moment, shards)
         outcomes = []
         for game_id in game_ids:
             try:
@@ -1394,11 +1395,12 @@ class Table:
         return self._notice(game, [f"Reminder: {self._waiting(game)}."], users)
 
     # the outbox
-    def pending_messages(self, limit: int = OUTBOX_BATCH) -> tuple[list[OutboxRow], int]:
-        """Queued messages not yet sent, oldest first (the sender keeps order per destination), and the newest
-        queued message's id."""
+    def pending_messages(self, limit: int = OUTBOX_BATCH,
+                         shards: ShardSet | None = None) -> tuple[list[OutboxRow], int]:
+        """Queued messages (for servers on these shards, or anywhere) not yet sent, oldest first (the sender keeps
+        order per destination), and the newest queued message's id."""
         with self.store.transaction() as tx:
-            return tx.pending_outbox(limit), tx.last_outbox_id()
+            return tx.pending_outbox(limit, shards), tx.last_outbox_id()
 
     def messages_sent(self, row_ids: list[int], moment: datetime | None = None) -> None:
         """Record that queued messages were delivered."""

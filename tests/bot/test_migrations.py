@@ -424,3 +424,25 @@ def test_the_keywood_command_upgrades_on_start_and_refuses_a_newer_database(tmp_
     assert "newer Keywood" in refused.stderr and "'ffffffffffff'" in refused.stderr, refused.stderr
     assert "\n".join(con.iterdump()) == before, "nothing was written"
     con.close()
+
+
+def test_0003_gives_queued_messages_their_shard_and_widens_the_seed(database: Database, engines: list[Engine]) -> None:
+    """A database at 0002 with a game and two queued messages (one for a Discord server, one for a terminal table)
+    upgrades to shard keys id >> 22 and 0, an empty leases table, and (PostgreSQL) a seed column taking 2**40."""
+    engine = open_engine(engines, database)
+    with engine.begin() as connection:
+        command.upgrade(migrate.alembic_config(connection), "0002_decisions_outbox")
+    server = (987654321 << 22) + 17
+    at = "'2026-11-27 06:00:00'"
+    database.execute(
+        "INSERT INTO games (id, guild_id, channel_id, game, options, seed, status, version, host_id, created_at, "
+        f"updated_at) VALUES (1, '{server}', '5', 'keyper', '{{}}', 7, 'active', 0, 'u', {at}, {at})",
+        *(f"INSERT INTO outbox (game_id, guild_id, channel_id, kind, payload, status, attempts, next_attempt_at, "
+          f"last_error, created_at) VALUES (1, '{guild}', '5', 'public', '{{}}', 'pending', 0, {at}, '', {at})"
+          for guild in (server, "guild-1")))
+    upgrade(engine)
+    assert stored_version(database) == [migrate.HEAD]
+    assert [r[0] for r in database.rows("SELECT shard_key FROM outbox ORDER BY id")] == [987654321, 0]
+    assert database.rows("SELECT count(*) FROM leases") == [(0,)]
+    database.execute("UPDATE games SET seed = 1099511627776")
+    assert database.rows("SELECT seed FROM games") == [(2 ** 40,)]

@@ -47,10 +47,11 @@ MENTION = re.compile(r"<@!?(\d+)>")  # a user mention in a message's text
 
 
 def dump(path: Path) -> str:
-    """The whole database as SQL text, read on its own sqlite3 connection (never the store's)."""
+    """The whole database as SQL text, read on its own sqlite3 connection (never the store's), less the running
+    bot's shard lease, which it renews at every tick."""
     con = sqlite3.connect(path)
     try:
-        return "\n".join(con.iterdump())
+        return "\n".join(line for line in con.iterdump() if not line.startswith('INSERT INTO "leases"'))
     finally:
         con.close()
 

@@ -1,0 +1,133 @@
+"""Several bot processes on one database: who looks after which Discord shard's deadlines and messages.
+
+Each process is given some of Discord's shards (`keywood run --shards 0-3 --shard-count 8`; without them, one
+process has every shard). A server's shard is its id's `guild_key % count`. A process holds a lease, renewed at
+every tick, on each shard it looks after: only the holder fires that shard's deadlines and sends its queued
+messages, so each is done by one process. Deadlines are safe twice over: each game's are processed under the
+game's lock, and a processed decision is closed.
+
+A process that stops renewing (killed, frozen) loses its leases when they expire; another process then borrows
+those shards and does their work, until the process owning them by its configuration comes back and asks for them:
+the borrower hands them over at its next tick, and the owner starts on them at its next, so that no two processes
+ever hold one shard together. A process that finds one of its own shards held by another live owner was started twice
+with the same shard: it is refused at start, and stops if that happens while it runs (e.g. after a long freeze).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import threading
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from bot.store import LeaseRow, ShardSet, Store, Tx, now
+
+RANGE = re.compile(r"(\d+)(?:-(\d+))?")
+
+
+class ShardTaken(RuntimeError):
+    """Another live process holds a shard this process owns, or runs with another shard count."""
+
+
+def parse_shards(text: str) -> frozenset[int]:
+    """Shard ids from text like "0-3" or "0,2,5-7"; raises ValueError on anything else."""
+    ids: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        found = RANGE.fullmatch(part)
+        if found is None:
+            raise ValueError(f"not a shard range: {part!r} (write e.g. 0-3 or 0,2,5-7)")
+        first, last = int(found[1]), int(found[2] or found[1])
+        if last < first:
+            raise ValueError(f"not a shard range: {part!r} (the first shard comes first)")
+        ids.update(range(first, last + 1))
+    return frozenset(ids)
+
+
+def process_name() -> str:
+    """A name for this process, unique among every process ever run: host, pid and a random part."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+@dataclass
+class Leases:
+    """This process's leases: the shards it owns by configuration, and those it has borrowed."""
+
+    store: Store
+    own: frozenset[int]
+    count: int
+    seconds: float = 90.0
+    name: str = field(default_factory=process_name)
+    released: bool = False
+    # a renewal still running in its thread when the process stops must not take the leases back after release()
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        """Check the configuration; raises ValueError on a shard outside 0..count-1."""
+        if self.count < 1 or not self.own or max(self.own) >= self.count:
+            raise ValueError(f"shards {sorted(self.own)} are not all among the {self.count} shards 0-{self.count - 1}")
+
+    def start(self, moment: datetime | None = None) -> ShardSet:
+        """Take this process's own shards; raises ShardTaken, having taken none, when another live process owns one
+        of them or runs with another shard count."""
+        moment = moment or now()
+        with self.store.transaction() as tx:
+            rows = tx.leases()
+            for row in rows.values():
+                self._refuse_conflict(row, moment)
+            return self._renew(tx, rows, moment)
+
+    def renew(self, moment: datetime | None = None) -> ShardSet:
+        """Renew, borrow and give back leases; the shards this process looks after until its next tick. Raises
+        ShardTaken when another live process has taken one of this process's own shards as its owner."""
+        moment = moment or now()
+        with self._lock, self.store.transaction() as tx:
+            if self.released:
+                return ShardSet(frozenset(), self.count)
+            rows = tx.leases()
+            for shard in self.own:
+                if shard in rows:
+                    self._refuse_conflict(rows[shard], moment)
+            return self._renew(tx, rows, moment)
+
+    def release(self) -> None:
+        """Give up every lease this process holds, for good (at a clean stop: others may borrow them at once)."""
+        with self._lock, self.store.transaction() as tx:
+            self.released = True
+            for row in tx.leases().values():
+                if row.holder == self.name:
+                    tx.drop_lease(row)
+
+    def _refuse_conflict(self, row: LeaseRow, moment: datetime) -> None:
+        """Raise ShardTaken when a live lease of another process makes this one's configuration a conflict."""
+        if row.holder == self.name or row.expires_at <= moment:
+            return
+        if row.count != self.count:
+            raise ShardTaken(f"another Keywood process ({row.holder}) runs on this database with {row.count} shards; "
+                             f"this one was given {self.count}: every process must be given the same shard count")
+        if row.shard in self.own and not row.borrowed:
+            raise ShardTaken(f"shard {row.shard} is already run by another Keywood process ({row.holder}, its lease "
+                             f"runs until {row.expires_at:%H:%M:%S} UTC): give each process other shards")
+
+    def _renew(self, tx: Tx, rows: dict[int, LeaseRow], moment: datetime) -> ShardSet:
+        """Hold own shards (or ask a borrower for them), borrow shards nobody renews, give back those asked for."""
+        until = moment + timedelta(seconds=self.seconds)
+        held: set[int] = set()
+        for shard in range(self.count):
+            row = rows.get(shard)
+            live = row is not None and row.expires_at > moment and row.holder != self.name
+            mine = shard in self.own
+            if row is not None and live and row.borrowed and mine:
+                row.waiting = self.name  # the borrower gives it back at its next tick
+                tx.save_lease(row)
+            elif row is not None and row.holder == self.name and row.borrowed and row.waiting:
+                # its owner is back: handed over whole, so that nobody borrows it in between
+                row.holder, row.borrowed, row.waiting, row.expires_at = row.waiting, False, None, until
+                tx.save_lease(row)
+            elif not live:
+                tx.save_lease(LeaseRow(shard=shard, count=self.count, holder=self.name, borrowed=not mine,
+                                       expires_at=until))
+                held.add(shard)
+        return ShardSet(frozenset(held), self.count)
