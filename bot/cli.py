@@ -266,8 +266,8 @@ def run_bot(config: dict[str, Any], path: str, shards: str | None = None, shard_
     settings = BotConfig(secret, [int(g) for g in config.get("dev_guild_ids", [])],
                          float(config.get("tick_seconds", 30)), lease_seconds=float(config.get("lease_seconds", 90)),
                          send_seconds=float(config.get("send_seconds", 2)))
-    settings.shard_ids, settings.shard_count = _shards(shards or config.get("shards"),
-                                                       shard_count or config.get("shard_count"))
+    settings.shard_ids, settings.shard_count = _shards(shards or config.get("shards", ""),
+                                                       shard_count or config.get("shard_count", 0))
     logging.basicConfig(level=str(config.get("log_level", "INFO")))
     minutes = config.get("decision_minutes", config.get("joiner_deadline_minutes", 720))  # the old name still works
     table = Table(open_store(database_url(config, None)), decision_minutes=int(minutes),
@@ -285,15 +285,15 @@ def run_bot(config: dict[str, Any], path: str, shards: str | None = None, shard_
 
 
 def _shards(text: Any, count: Any) -> tuple[list[int] | None, int | None]:
-    """The shard ids and count to run from --shards/--shard-count or the config; raises Refused when they do not fit
-    together."""
+    """The shard ids and count to run from --shards/--shard-count or the config (empty or 0: every shard in this
+    process); raises Refused when they do not fit together."""
     from bot.shards import parse_shards
 
-    if text is None:
-        if count is not None:
+    if not text:
+        if count:
             raise Refused("--shard-count needs --shards: say which of the shards this process runs (e.g. --shards 0-3)")
         return None, None
-    if count is None:
+    if not count:
         raise Refused("--shards needs --shard-count: how many shards all the processes run together")
     try:
         ids = parse_shards(str(text))
