@@ -13,7 +13,9 @@ Typical use::
             response = await fake.wait_for_response(record.id)
         assert fake.violations == []
 
-Only one fake can be "running" (patched into discord.py) at a time in a process.
+Only one fake can be "running" (patched into discord.py) at a time in a process. Clients in other processes
+(Keywood's real CLI, sharded or not) are started with :mod:`tests.discord_fake.process`
+(``spawn_keywood(fake, args)``, also importable from here), which points their discord.py at the fake.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from .server import (
     FakeMessage,
     InteractionRecord,
     RecordedRequest,
+    Session,
+    ShardOverlap,
     Violation,
 )
 
@@ -44,16 +48,34 @@ __all__ = [
     "FakeDiscord",
     "FakeFile",
     "FakeMessage",
+    "FakeProcess",
     "InteractionRecord",
     "RecordedRequest",
+    "Session",
+    "ShardOverlap",
     "Violation",
     "payloads",
     "point_discord_at",
     "run_client",
     "running_fake",
+    "spawn",
+    "spawn_client_check",
+    "spawn_keywood",
+    "write_config",
 ]
 
 FAKE_TOKEN = "fake-bot-token"
+_PROCESS_NAMES = {"FakeProcess", "spawn", "spawn_client_check", "spawn_keywood", "write_config"}
+
+
+def __getattr__(name: str) -> Any:
+    """The launcher's helpers from :mod:`.process`, imported on first use (``python -m
+    tests.discord_fake.process`` must not find that module imported by its package already)."""
+    if name in _PROCESS_NAMES:
+        from . import process
+
+        return getattr(process, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @contextlib.contextmanager

@@ -63,6 +63,21 @@ def snowflake() -> str:
     return str((ms << 22) | (next(_counter) & 0x3FFFFF))
 
 
+def shard_of(guild_id: str | int, shard_count: int) -> int:
+    """The shard that gets a guild's events: ``(guild_id >> 22) % shard_count``, as on Discord."""
+    return (int(guild_id) >> 22) % shard_count
+
+
+def guild_id_on_shard(shard_id: int, shard_count: int) -> str:
+    """A fresh snowflake (for a guild) whose guild lands on shard ``shard_id`` of ``shard_count``."""
+    if not 0 <= shard_id < shard_count:
+        raise ValueError(f"no shard {shard_id} among {shard_count}")
+    flake = int(snowflake())
+    stamp = flake >> 22
+    stamp += (shard_id - stamp) % shard_count  # the next timestamp on that shard (at most shard_count - 1 ms on)
+    return str((stamp << 22) | (flake & 0x3FFFFF))
+
+
 def interaction_token() -> str:
     """A fresh, opaque interaction token (real ones are long base64-ish strings)."""
     return "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
@@ -285,9 +300,13 @@ class World:
 
 
 def sample_world(player_names: Sequence[str] = ("alice", "bob", "carol"), *, admin: str = "alice",
-                 channel_names: Sequence[str] = ("general", "games")) -> World:
-    """A guild with text channels ``channel_names`` and members ``player_names``; ``admin`` has the Admin role."""
-    g = guild()
+                 channel_names: Sequence[str] = ("general", "games"), guild_name: str = "Keywood Test",
+                 guild_id: str | int | None = None) -> World:
+    """A guild with text channels ``channel_names`` and members ``player_names``; ``admin`` has the Admin role.
+
+    ``guild_id``: e.g. :func:`guild_id_on_shard` for a guild on a given shard (default: a fresh snowflake).
+    """
+    g = guild(guild_name, id=guild_id)
     w = World(guild=g)
     for pos, cname in enumerate(channel_names):
         ch = text_channel(g, cname, position=pos)

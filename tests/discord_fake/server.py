@@ -9,6 +9,13 @@ with the same ``nonce`` and ``enforce_nonce`` within a few minutes returns the f
 Tests can close a user's DMs (:meth:`FakeDiscord.refuse_dms`), take the bot's permission to post in a channel
 (:meth:`FakeDiscord.deny_send`) and make the next message POSTs to a channel fail (:meth:`FakeDiscord.fail_sends`).
 
+Shards work as on Discord: a session that IDENTIFYs with ``shard: [id, count]`` gets READY, GUILD_CREATE and every
+other event of the guilds with ``(guild_id >> 22) % count == id``; events without a guild (DMs) go to shard 0. A
+session without ``shard`` is shard ``[0, 1]`` (all guilds). Several sessions (clients, possibly in other
+processes) can be connected at once; :meth:`FakeDiscord.connected_sessions`, :meth:`FakeDiscord.sessions_for_shard`
+and :meth:`FakeDiscord.wait_for_shard` tell who is connected. An event whose guild no connected session owns is not
+delivered (as on Discord); :attr:`InteractionRecord.delivered_to` says which sessions got an interaction.
+
 It does not point discord.py at itself; :func:`tests.discord_fake.running_fake` does that.
 """
 
@@ -209,11 +216,17 @@ class InteractionRecord:
     ack_type: int | None = None
     original_message_id: str | None = None
     followup_ids: list[str] = field(default_factory=list)
+    delivered_to: list[str] = field(default_factory=list)  # ids of the sessions it was dispatched to
     _followed_up_defer: bool = field(default=False, repr=False)
 
     @property
     def type(self) -> int:
         return int(self.payload["type"])
+
+    @property
+    def delivered(self) -> bool:
+        """Whether any connected session got it (False: no session owned its guild's shard, as on Discord)."""
+        return bool(self.delivered_to)
 
     @property
     def acknowledged(self) -> bool:
@@ -264,6 +277,27 @@ class Session:
     seq: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def shard_id(self) -> int:
+        return int(self.shard[0]) if self.shard else 0
+
+    @property
+    def shard_count(self) -> int:
+        return int(self.shard[1]) if self.shard else 1
+
+    @property
+    def connected(self) -> bool:
+        """Whether its websocket is open (a closed or killed client's session is not, until it RESUMEs)."""
+        return self.connection is not None and not self.connection.closed
+
+    def owns(self, guild_id: str | int | None) -> bool:
+        """Whether Discord sends this session the events of ``guild_id`` (None: a DM or other guildless event)."""
+        return self.shard_id == (p.shard_of(guild_id, self.shard_count) if guild_id is not None else 0)
+
+    def dispatched(self, event: str) -> list[dict[str, Any]]:
+        """The ``d`` of every event of that type sent to this session, in order."""
+        return [f["d"] for f in self.events if f["t"] == event]
+
     async def send_dispatch(self, event: str, data: Any) -> int:
         self.seq += 1
         frame = {"op": 0, "t": event, "s": self.seq, "d": data}
@@ -271,6 +305,25 @@ class Session:
         if self.connection is not None and not self.connection.closed:
             await self.connection.send(frame)
         return self.seq
+
+
+@dataclass
+class ShardOverlap:
+    """A session identified for a shard that a connected session already held (Discord allows it: both get its
+    events, so a bot started twice answers each interaction twice)."""
+
+    shard: tuple[int, int]
+    session_id: str
+    others: list[str]
+
+
+GUILD_OBJECT_EVENTS = {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"}  # whose ``d`` is the guild (``id``)
+
+
+def event_guild(event: str, data: Mapping[str, Any]) -> str | None:
+    """The guild an event belongs to, which decides its shard; None for DMs and other guildless events."""
+    gid = data.get("id") if event in GUILD_OBJECT_EVENTS else data.get("guild_id")
+    return str(gid) if gid is not None else None
 
 
 class HTTPError(Exception):
@@ -549,6 +602,12 @@ def _truthy(value: str | None) -> bool:
     return (value or "").lower() in ("1", "true")
 
 
+def _valid_shard(shard: Any) -> bool:
+    """IDENTIFY's ``shard`` is ``[shard_id, shard_count]`` with ``0 <= shard_id < shard_count``."""
+    return (isinstance(shard, list) and len(shard) == 2 and all(type(n) is int for n in shard)
+            and 0 <= shard[0] < shard[1])
+
+
 # --------------------------------------------------------------------------------------------------------------
 # the fake
 
@@ -579,10 +638,13 @@ class FakeDiscord:
         attachment_size_limit: int = p.ATTACHMENT_SIZE_LIMIT,
         heartbeat_interval_ms: int = 41250,
         echo_messages: bool = False,
+        recommended_shards: int = 1,
     ) -> None:
         """``token``: if set, requests and IDENTIFY must carry it (else 401 / close 4004).
         ``allowed_intents``: privileged intents the application may use (None: all); IDENTIFY asking for more is
-        closed with 4014 like Discord. ``echo_messages``: also dispatch MESSAGE_CREATE for the bot's messages."""
+        closed with 4014 like Discord. ``echo_messages``: also dispatch MESSAGE_CREATE for the bot's messages.
+        ``recommended_shards``: the shard count ``GET /gateway/bot`` recommends (an ``AutoShardedClient`` without
+        ``shard_count`` launches that many)."""
         self.application_id = str(application_id)
         self.bot: dict[str, Any] = p.bot_user(bot_name, id=self.application_id)
         self.owner: dict[str, Any] = dict(owner) if owner is not None else p.user("owner")
@@ -594,12 +656,14 @@ class FakeDiscord:
         self.attachment_size_limit = attachment_size_limit
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.echo_messages = echo_messages
+        self.recommended_shards = recommended_shards
 
         self.requests: list[RecordedRequest] = []
         self.unknown_routes: list[tuple[str, str]] = []
         self.violations: list[Violation] = []
         self.gateway_connections: list[GatewayConnection] = []
         self.sessions: dict[str, Session] = {}
+        self.shard_overlaps: list[ShardOverlap] = []
 
         self.guilds: dict[str, dict[str, Any]] = {}
         self.channels: dict[str, dict[str, Any]] = {}
@@ -853,10 +917,43 @@ class FakeDiscord:
         sessions = await self.wait_for(self._ready_sessions, timeout)
         return sessions[-1]
 
+    async def wait_for_shard(self, shard_id: int, shard_count: int, timeout: float = 10.0) -> Session:
+        """Waits until a session for shard ``[shard_id, shard_count]`` is connected (READY sent) and returns it
+        (the newest, if there are several)."""
+        try:
+            sessions = await self.wait_for(lambda: self.sessions_for_shard(shard_id, shard_count), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"no session for shard [{shard_id}, {shard_count}] within {timeout}s; connected: "
+                               f"{self._describe_sessions()}") from None
+        return sessions[-1]
+
+    async def wait_for_shard_closed(self, shard_id: int, shard_count: int, timeout: float = 10.0) -> None:
+        """Waits until no connected session holds shard ``[shard_id, shard_count]`` (its client closed or died)."""
+        await self.wait_for(lambda: not self.sessions_for_shard(shard_id, shard_count), timeout)
+
     # ---------------------------------------------------------------------------------------------- gateway API
 
     def _ready_sessions(self) -> list[Session]:
-        return [s for s in self.sessions.values() if s.connection is not None and not s.connection.closed]
+        return [s for s in self.sessions.values() if s.connected]
+
+    def connected_sessions(self) -> list[Session]:
+        """The sessions whose websocket is open, oldest first (``.shard_id``/``.shard_count`` say their shard)."""
+        return self._ready_sessions()
+
+    def connected_shards(self) -> list[tuple[int, int]]:
+        """``(shard_id, shard_count)`` of every connected session, oldest first (a shard twice if held twice)."""
+        return [(s.shard_id, s.shard_count) for s in self._ready_sessions()]
+
+    def sessions_for_shard(self, shard_id: int, shard_count: int) -> list[Session]:
+        """The connected sessions that identified as shard ``[shard_id, shard_count]``, oldest first."""
+        return [s for s in self._ready_sessions() if (s.shard_id, s.shard_count) == (shard_id, shard_count)]
+
+    def sessions_owning(self, guild_id: str | int | None) -> list[Session]:
+        """The connected sessions that get ``guild_id``'s events (None: DMs, shard 0), oldest first."""
+        return [s for s in self._ready_sessions() if s.owns(guild_id)]
+
+    def _describe_sessions(self) -> str:
+        return ", ".join(f"{s.id} [{s.shard_id}, {s.shard_count}]" for s in self._ready_sessions()) or "none"
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
@@ -864,39 +961,66 @@ class FakeDiscord:
         task.add_done_callback(self._tasks.discard)
 
     def _emit(self, event: str, data: dict[str, Any]) -> None:
-        """Sends a gateway event in the background, if any client is connected (like Discord would)."""
-        if self._ready_sessions():
-            self._spawn(self.dispatch(event, data))
+        """Sends a gateway event in the background to the sessions owning its guild, if any is connected (like
+        Discord, which does not keep events for shards nobody holds)."""
+        if self.sessions_owning(event_guild(event, data)):
+            self._spawn(self.dispatch(event, data, timeout=0, must_deliver=False))
 
-    async def dispatch(self, event: str, data: dict[str, Any], *, timeout: float = 10.0) -> int:
-        """Sends a DISPATCH (op 0) event to every connected, identified session (like Discord, which sends each
-        event to every session of the bot). Waits up to ``timeout`` for a session. For INTERACTION_CREATE the
-        interaction is registered (its 3-second clock starts now). Returns the last sequence number used."""
-        sessions = self._ready_sessions() or [await self.wait_until_connected(timeout)]
+    async def _recipients(self, event: str, data: Mapping[str, Any], timeout: float,
+                          must_deliver: bool) -> list[Session]:
+        """The connected sessions owning the event's guild, waiting up to ``timeout`` for one."""
+        gid = event_guild(event, data)
+        try:
+            return await self.wait_for(lambda: self.sessions_owning(gid), timeout)
+        except TimeoutError:
+            if must_deliver:
+                where = f"guild {gid}" if gid is not None else "a DM (shard 0)"
+                raise TimeoutError(f"{event} for {where} not delivered: no connected session owns its shard within "
+                                   f"{timeout}s (connected: {self._describe_sessions()})") from None
+            return []
+
+    async def dispatch(self, event: str, data: dict[str, Any], *, timeout: float = 10.0,
+                       must_deliver: bool = True) -> int:
+        """Sends a DISPATCH (op 0) event to every connected session owning the event's guild (its shard; DMs:
+        shard 0), as Discord does. Waits up to ``timeout`` for such a session; if none comes, raises
+        ``TimeoutError`` (and sends nothing), or with ``must_deliver=False`` delivers to nobody (``timeout=0``:
+        decide now). An INTERACTION_CREATE sent is registered, delivered or not (its 3-second clock starts now),
+        and its record's ``delivered_to`` lists the sessions. Returns the last sequence number used (0: none)."""
+        sessions = await self._recipients(event, data, timeout, must_deliver)
         if event == "INTERACTION_CREATE":
-            self._register_interaction(data)
+            self._register_interaction(data).delivered_to = [s.id for s in sessions]
         seq = 0
         for s in sessions:
             seq = await s.send_dispatch(event, data)
         self._notify()
         return seq
 
-    async def interact(self, payload: dict[str, Any], *, timeout: float = 10.0) -> InteractionRecord:
-        """Dispatches INTERACTION_CREATE and returns the interaction's record."""
-        await self.dispatch("INTERACTION_CREATE", payload, timeout=timeout)
+    async def interact(self, payload: dict[str, Any], *, timeout: float = 10.0,
+                       must_deliver: bool = True) -> InteractionRecord:
+        """Dispatches INTERACTION_CREATE to the session(s) of its guild's shard and returns the interaction's
+        record. ``must_deliver=False, timeout=0``: send it now as Discord would, delivered or not (see
+        :attr:`InteractionRecord.delivered`)."""
+        await self.dispatch("INTERACTION_CREATE", payload, timeout=timeout, must_deliver=must_deliver)
         return self.interactions[str(payload["id"])]
 
     async def dispatch_guild_create(self, guild_id: str | int) -> None:
         await self.dispatch("GUILD_CREATE", self._guild_create_payload(str(guild_id)))
 
-    async def request_reconnect(self) -> None:
-        """Sends op 7 RECONNECT to every connection; discord.py then reconnects and RESUMEs."""
-        for conn in [c for c in self.gateway_connections if not c.closed]:
+    def _open_connections(self, shard: tuple[int, int] | None) -> list[GatewayConnection]:
+        """Open connections, of the sessions holding ``shard`` only if it is given."""
+        return [c for c in self.gateway_connections if not c.closed and (
+            shard is None or (c.session is not None and (c.session.shard_id, c.session.shard_count) == shard))]
+
+    async def request_reconnect(self, shard: tuple[int, int] | None = None) -> None:
+        """Sends op 7 RECONNECT to every connection (or those of ``shard``); discord.py then reconnects and
+        RESUMEs."""
+        for conn in self._open_connections(shard):
             await conn.send({"op": 7, "d": None, "s": None, "t": None})
 
-    async def close_gateway(self, code: int = 4000) -> None:
-        """Closes every gateway connection with ``code`` (4000: discord.py reconnects and RESUMEs)."""
-        for conn in [c for c in self.gateway_connections if not c.closed]:
+    async def close_gateway(self, code: int = 4000, shard: tuple[int, int] | None = None) -> None:
+        """Closes every gateway connection (or those of ``shard``) with ``code`` (4000: discord.py reconnects and
+        RESUMEs)."""
+        for conn in self._open_connections(shard):
             await conn.ws.close(code=code)
 
     def slash(self, name: str, options: Any = None, **kwargs: Any) -> dict[str, Any]:
@@ -1013,13 +1137,19 @@ class FakeDiscord:
         if self.allowed_intents is not None and intents & PRIVILEGED_INTENTS & ~self.allowed_intents:
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
-        session = Session(id=p.snowflake(), intents=intents, shard=d.get("shard"), connection=conn)
+        shard = d.get("shard")
+        if shard is not None and not _valid_shard(shard):
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        session = Session(id=p.snowflake(), intents=intents, shard=list(shard) if shard else None, connection=conn)
+        self._note_overlap(session)
         conn.session = session
         self.sessions[session.id] = session
+        owned = [gid for gid in self.guilds if session.owns(gid)]
         ready = {
             "v": 10,
             "user": self.bot,
-            "guilds": [{"id": gid, "unavailable": True} for gid in self.guilds],
+            "guilds": [{"id": gid, "unavailable": True} for gid in owned],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -1034,8 +1164,15 @@ class FakeDiscord:
             "auth_session_id_hash": "fake",
         }
         await session.send_dispatch("READY", ready)
-        for gid in list(self.guilds):
+        for gid in owned:
             await session.send_dispatch("GUILD_CREATE", self._guild_create_payload(gid))
+
+    def _note_overlap(self, session: Session) -> None:
+        """Records a session identifying for a shard that connected sessions already hold."""
+        others = self.sessions_for_shard(session.shard_id, session.shard_count)
+        if others:
+            self.shard_overlaps.append(ShardOverlap((session.shard_id, session.shard_count), session.id,
+                                                    [o.id for o in others]))
 
     async def _resume(self, conn: GatewayConnection, d: dict[str, Any]) -> None:
         session = self.sessions.get(str(d.get("session_id")))
@@ -1268,7 +1405,7 @@ class FakeDiscord:
         return {"url": self.gateway_url}
 
     async def _h_gateway_bot(self, ctx: _Ctx) -> Any:
-        return {"url": self.gateway_url, "shards": 1,
+        return {"url": self.gateway_url, "shards": self.recommended_shards,
                 "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}
 
     async def _h_no_content(self, ctx: _Ctx, **_: str) -> Any:

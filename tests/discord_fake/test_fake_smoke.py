@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
+import signal
 import struct
 import zlib
+from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 from discord import app_commands
 
-from . import FakeDiscord, run_client
+from . import FakeDiscord, run_client, running_fake
 from . import payloads as p
+from .process import spawn_client_check, spawn_keywood, write_config
 
 GAMES = ["keyper", "keyflower", "keydom", "keythedral"]
 
@@ -370,4 +374,203 @@ async def test_failing_sends_then_success(fake: FakeDiscord, world: p.World) -> 
     for status, created in ((404, False), (400, True)):
         with pytest.raises(ValueError):
             fake.fail_sends(games["id"], 1, status=status, created=created)
+    assert fake.violations == []
+
+
+# --------------------------------------------------------------------------------------------------------------
+# shards: several sessions, in this process or in others
+
+
+class ShardBot(discord.AutoShardedClient):
+    """A bare sharded client that answers every interaction, naming the shards it runs."""
+
+    def __init__(self, shard_ids: list[int] | None = None, shard_count: int | None = None) -> None:
+        options: dict[str, Any] = {"shard_ids": shard_ids, "shard_count": shard_count}  # None: ask /gateway/bot
+        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05, **options)
+        self.answered: list[int] = []
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """No 5-second pause between shards (discord.py's default)."""
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        self.answered.append(interaction.id)
+        try:
+            await interaction.response.send_message(f"shards {self.shard_ids}")
+        except discord.HTTPException:  # a second session of the same shard answering too
+            pass
+
+
+@pytest.fixture
+def shard_worlds() -> tuple[p.World, p.World]:
+    """Two servers: the first on shard 0 of 2, the second on shard 1 of 2."""
+    return (p.sample_world(guild_name="Shard Zero", guild_id=p.guild_id_on_shard(0, 2)),
+            p.sample_world(guild_name="Shard One", guild_id=p.guild_id_on_shard(1, 2)))
+
+
+def ping(fake: FakeDiscord, world: p.World, *, dm: bool = False) -> dict[str, Any]:
+    """A /ping by bob in the world's #games (or in his DMs)."""
+    bob = world.members["bob"]
+    if dm:
+        return fake.slash("ping", user=bob["user"], channel=p.dm_channel(bob["user"]))
+    return fake.slash("ping", user=bob, channel=world.channels["games"], guild=world.guild)
+
+
+def test_guild_ids_on_shards() -> None:
+    for count in (1, 2, 3, 16):
+        for shard in range(count):
+            gid = p.guild_id_on_shard(shard, count)
+            assert (int(gid) >> 22) % count == shard == p.shard_of(gid, count)
+    with pytest.raises(ValueError):
+        p.guild_id_on_shard(2, 2)
+
+
+async def test_each_shard_gets_only_its_guilds_and_interactions(shard_worlds: tuple[p.World, p.World]) -> None:
+    zero_world, one_world = shard_worlds
+    zero_id, one_id = zero_world.guild["id"], one_world.guild["id"]
+    async with running_fake(guilds=[zero_world.guild, one_world.guild]) as fake:
+        zero, one = ShardBot([0], 2), ShardBot([1], 2)
+        async with run_client(zero, fake), run_client(one, fake):
+            assert sorted(fake.connected_shards()) == [(0, 2), (1, 2)]
+            (s0,), (s1,) = fake.sessions_for_shard(0, 2), fake.sessions_for_shard(1, 2)
+            assert [g.id for g in zero.guilds] == [int(zero_id)] and [g.id for g in one.guilds] == [int(one_id)]
+            assert [g["id"] for g in s0.dispatched("READY")[0]["guilds"]] == [zero_id]
+            assert [g["id"] for g in s1.dispatched("READY")[0]["guilds"]] == [one_id]
+            assert s1.dispatched("READY")[0]["shard"] == [1, 2]
+
+            rec = await fake.interact(ping(fake, one_world))
+            assert (await fake.wait_for_response(rec.id)).data["content"] == "shards [1]"
+            assert rec.delivered_to == [s1.id] and one.answered == [int(rec.id)]
+            dm = await fake.interact(ping(fake, zero_world, dm=True))  # DMs go to shard 0
+            assert (await fake.wait_for_response(dm.id)).data["content"] == "shards [0]"
+            assert zero.answered == [int(dm.id)] and one.answered == [int(rec.id)]
+
+            joined = p.guild("Joined Later", id=p.guild_id_on_shard(1, 2))
+            fake.add_guild(joined)  # GUILD_CREATE to shard 1 only
+            await fake.wait_for(lambda: one.get_guild(int(joined["id"])))
+            assert [g["id"] for g in s0.dispatched("GUILD_CREATE")] == [zero_id]
+            assert [g["id"] for g in s1.dispatched("GUILD_CREATE")] == [one_id, joined["id"]]
+            assert zero.get_guild(int(joined["id"])) is None
+        assert fake.connected_sessions() == [] and fake.shard_overlaps == []
+    assert fake.violations == []
+
+
+async def test_a_closed_shard_gets_nothing_until_a_new_session_holds_it(
+        shard_worlds: tuple[p.World, p.World]) -> None:
+    zero_world, one_world = shard_worlds
+    async with running_fake(guilds=[zero_world.guild, one_world.guild]) as fake:
+        zero, first, second = ShardBot([0], 2), ShardBot([1], 2), ShardBot([1], 2)
+        async with run_client(zero, fake):
+            async with run_client(first, fake):
+                old = await fake.wait_for_shard(1, 2)
+            await fake.wait_for_shard_closed(1, 2)
+            assert not old.connected and fake.connected_shards() == [(0, 2)]
+
+            lost = await fake.interact(ping(fake, one_world), timeout=0, must_deliver=False)
+            assert not lost.delivered and lost.delivered_to == []
+            with pytest.raises(TimeoutError, match="not delivered"):
+                await fake.interact(ping(fake, one_world), timeout=0.1)
+
+            waiting = asyncio.create_task(fake.interact(ping(fake, one_world)))  # delivered once shard 1 is back
+            await asyncio.sleep(0.1)
+            assert not waiting.done()
+            async with run_client(second, fake):
+                rec = await waiting
+                assert (await fake.wait_for_response(rec.id)).accepted
+                assert rec.delivered_to == [(await fake.wait_for_shard(1, 2)).id] != [old.id]
+        assert zero.answered == [] and first.answered == [] and second.answered == [int(rec.id)]
+        assert lost.responses == [] and len(fake.interactions) == 2
+    assert fake.violations == []
+
+
+async def test_a_shard_held_twice_gets_every_event_twice(shard_worlds: tuple[p.World, p.World]) -> None:
+    _, one_world = shard_worlds
+    async with running_fake(guilds=[one_world.guild]) as fake:
+        a, b = ShardBot([1], 2), ShardBot([1], 2)
+        async with run_client(a, fake), run_client(b, fake):
+            first, second = fake.sessions_for_shard(1, 2)
+            assert [(o.shard, o.session_id, o.others) for o in fake.shard_overlaps] == [((1, 2), second.id,
+                                                                                         [first.id])]
+            rec = await fake.interact(ping(fake, one_world))
+            await fake.wait_for(lambda: len(rec.responses) == 2)
+        assert rec.delivered_to == [first.id, second.id] and a.answered == b.answered == [int(rec.id)]
+    assert [r.accepted for r in rec.responses] == [True, False]
+    assert [v.rule for v in fake.violations] == ["double_response"]
+
+
+async def test_gateway_bot_recommends_the_shard_count(shard_worlds: tuple[p.World, p.World]) -> None:
+    async with running_fake(guilds=[w.guild for w in shard_worlds], recommended_shards=2) as fake:
+        bot = ShardBot()  # no shard_count: discord.py asks GET /gateway/bot and launches every shard
+        async with run_client(bot, fake):
+            assert bot.shard_count == 2 and sorted(fake.connected_shards()) == [(0, 2), (1, 2)]
+            assert len(bot.guilds) == 2
+        assert [r.response["shards"] for r in fake.requests_to("GET", "/gateway/bot")] == [2]
+
+
+async def test_an_invalid_shard_is_closed_with_4010(fake: FakeDiscord) -> None:
+    with pytest.raises(discord.ConnectionClosed) as closed:
+        async with run_client(discord.Client(intents=discord.Intents.default(), shard_id=2, shard_count=2), fake):
+            pass
+    assert closed.value.code == 4010 and fake.sessions == {}
+
+
+async def test_processes_serve_their_shards_and_a_killed_one_is_replaced(
+        shard_worlds: tuple[p.World, p.World], tmp_path: Path) -> None:
+    zero_world, one_world = shard_worlds
+    async with running_fake(guilds=[zero_world.guild, one_world.guild]) as fake:
+        zero = spawn_client_check(fake, [0], 2, stay=True, log_path=tmp_path / "zero.log")
+        one = spawn_client_check(fake, [1], 2, stay=True, log_path=tmp_path / "one.log")
+        async with zero, one:
+            await zero.wait_for_output(r"^READY .*shards=\[0\]")
+            ready = await one.wait_for_output(r"^READY .*")
+            assert f"guilds=[{one_world.guild['id']}]" in ready.group(0)
+            rec = await fake.interact(ping(fake, one_world))
+            answer = await fake.wait_for_response(rec.id)
+            assert answer.data["content"] == f"pid {one.pid} shard 1 answered {rec.id}"
+
+            one.kill()  # a crash: no close frame
+            assert await one.wait() == -signal.SIGKILL
+            await fake.wait_for_shard_closed(1, 2)
+            lost = await fake.interact(ping(fake, one_world), timeout=0, must_deliver=False)
+            assert not lost.delivered
+
+            async with spawn_client_check(fake, [1], 2, stay=True, log_path=tmp_path / "again.log") as again:
+                rec = await fake.interact(ping(fake, one_world), timeout=20)  # waits for the new process's shard
+                answer = await fake.wait_for_response(rec.id)
+                assert answer.data["content"] == f"pid {again.pid} shard 1 answered {rec.id}"
+                dm = await fake.interact(ping(fake, zero_world, dm=True))
+                assert (await fake.wait_for_response(dm.id)).data["content"].startswith(f"pid {zero.pid} shard 0 ")
+            assert await zero.stop() == 130  # SIGTERM: closed like Ctrl-C
+        assert fake.connected_sessions() == []
+        assert [c.close_code for c in fake.gateway_connections if c.session is not None
+                and c.session.shard == [0, 2]] == [1000]
+        assert lost.responses == [] and re.findall(r"^ANSWERED (\d+)", zero.output(), re.M) == [dm.id]
+    assert fake.violations == []
+
+
+async def test_a_client_process_finds_the_shard_count_and_gateway_through_the_fake(
+        shard_worlds: tuple[p.World, p.World], tmp_path: Path) -> None:
+    async with running_fake(guilds=[w.guild for w in shard_worlds], recommended_shards=2) as fake:
+        async with spawn_client_check(fake, log_path=tmp_path / "auto.log") as proc:
+            ready = await proc.wait_for_output(r"^READY .*")
+            assert await proc.wait() == 0  # without --stay it closes after READY
+        assert "shards=[0, 1] shard_count=2" in ready.group(0)
+        assert sorted(s.shard for s in fake.sessions.values()) == [[0, 2], [1, 2]]
+        assert fake.requests_to("GET", "/gateway/bot")
+
+
+async def test_keywood_run_in_a_process_answers_through_the_fake(fake: FakeDiscord, world: p.World,
+                                                                 tmp_path: Path) -> None:
+    config = write_config(tmp_path / "config.toml", database_url=f"sqlite:///{tmp_path / 'keywood.db'}",
+                          tick_seconds=1, log_level="INFO")
+    async with spawn_keywood(fake, ["--config", str(config), "run"], log_path=tmp_path / "keywood.log") as proc:
+        await fake.wait_for_shard(0, 1, timeout=60)  # one shard (unsharded, or the one /gateway/bot recommends)
+        assert fake.command("games") is not None
+        rec = await fake.interact(fake.slash("games", user=world.members["bob"], channel=world.channels["games"],
+                                             guild=world.guild))
+        assert (await fake.wait_for_response(rec.id, timeout=10)).accepted
+        await fake.wait_for(lambda: rec.followup_ids or rec.ack_type == 4, timeout=10)  # the answer, if deferred
+        assert await proc.stop() == 130
+    answer = fake.original_response(rec.id)
+    assert answer is not None and not answer.loading and answer.content, proc.output()
+    assert fake.connected_sessions() == [] and fake.gateway_connections[-1].close_code == 1000
     assert fake.violations == []
