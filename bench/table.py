@@ -1,31 +1,49 @@
-"""Time commands through Table.handle on an SQLite file: `python bench/table.py --games 3 --seed 1 --stored 10000`.
+"""Table commands against the floor: `python bench/table.py [--url URL | --postgres] [--stored 10,10000] [--games 3]`.
 
-Plays random 3-player Keyper games through the real table and store (a temporary on-disk database, WAL, one
-transaction per command) and times each `play` command: parse, engine, log row, snapshot, version, prompts.
-Board images are off (Table(images=False)); lobby commands (new, join, start) and choosing the moves are not
-timed: each game's moves come from a random play-out recorded beforehand with the same seed and names.
+Plays random 3-player Keyper games through the real table and store (one transaction per command) and times each
+`play` command: parse, engine, log row, snapshot, version, prompts, outbox. Board images are off
+(Table(images=False)); lobby commands (new, join, start) and choosing the moves are not timed: each game's moves come
+from a random play-out recorded beforehand with the same seed and names.
 
-It runs twice: on an empty database, then after inserting --stored games (10,000 by default). Those are real
-game rows, written in bulk through the store's ORM session (not through Table.handle, which would take
-minutes): a games row (status active, table options as `start` writes them), three seats, the opening
-snapshot dealt by the engine from the game's own seed, and the open turn decision `start` creates.
+The database: a new temporary SQLite file (WAL, as the store opens it) by default; `--url` an empty database (its
+Keywood tables are emptied between phases); `--postgres` a throwaway PostgreSQL server started for the run from the
+machine's binaries, as the tests start theirs (tests/postgres.py: Unix socket only, fsync and synchronous_commit off).
 
-Prints per-run figures, and last: `commands/s: X, p95: Y ms (empty db); commands/s: X2, p95: Y2 ms (N games)`.
-commands/s is the number of timed commands divided by their total time (one command at a time).
+One phase per count of stored games (10 and 10,000 by default), each on an emptied database:
+1. the floor: bench/rawtxn.py's raw transaction (read a game's version and state, append a log row, write both back,
+   through the driver alone) on that many stored games, in the same database;
+2. the table: that many started games stored in bulk through the store's ORM session (not through Table.handle,
+   which would take minutes): a games row (status active, table options as `start` writes them), three seats, the
+   opening snapshot dealt by the engine from the game's own seed and the open turn decision `start` creates; then
+   --games games played through a new Table, each play command timed.
+Last, one more game is played with every SQL statement the store's connections send counted at the driver (SQLite's
+trace callback, a counting psycopg cursor), BEGIN and COMMIT left out.
+
+commands/s is the number of timed commands divided by their total time (one command at a time); the ratio is
+commands/s over the floor's transactions/s. Prints one line per phase and a table; the last lines say, per database
+and count, `commands/s: X, p95: Y ms, floor: Z/s, ratio: R (N games, kind)`.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import rawtxn  # noqa: E402
+from sqlalchemy import event  # noqa: E402
+from sqlmodel import SQLModel  # noqa: E402
 
 from bot.store import GameRow, PromptRow, SeatRow, SnapshotRow, Store, now  # noqa: E402
 from bot.table import Command, Table, Where, Who  # noqa: E402
@@ -34,10 +52,13 @@ from engine.playout import chosen_moves, random_playout  # noqa: E402
 
 NAMES = ["Ana", "Ben", "Cleo"]
 CHUNK = 1000
+CONTROL = ("BEGIN", "COMMIT", "ROLLBACK")
 
 
-def play_games(table: Table, games: int, seed: int, label: str) -> list[float]:
-    """Play `games` random games through the table; returns the latency of every play command in seconds."""
+def play_games(table: Table, games: int, seed: int, label: str,
+               clock: Callable[[], float] = time.perf_counter) -> list[float]:
+    """Play `games` random games through the table; returns what `clock` advanced by over each play command (by
+    default its latency in seconds)."""
     times: list[float] = []
     for k in range(games):
         where = Where("bench", f"{label}-{k}")
@@ -52,9 +73,9 @@ def play_games(table: Table, games: int, seed: int, label: str) -> list[float]:
         _, record = random_playout(GAME, NAMES, seed + k)
         for seat, text in chosen_moves(GAME, record):  # the table plays forced moves itself
             command = Command(where, players[seat], "play", text)
-            start = time.perf_counter()
+            start = clock()
             outcome = table.handle(command)
-            times.append(time.perf_counter() - start)
+            times.append(clock() - start)
             if not outcome.ok:
                 raise SystemExit(f"game {k}: '{text}' refused: {outcome.reply}")
         if not any(line.startswith("Final score") for line in outcome.public):
@@ -86,36 +107,146 @@ def store_games(store: Store, count: int, seed: int) -> float:
     return time.perf_counter() - begin
 
 
+def wipe(store: Store) -> None:
+    """Empty Keywood's tables (PostgreSQL: TRUNCATE, ids restarting at 1; SQLite: DELETE, then VACUUM)."""
+    names = [t.name for t in reversed(SQLModel.metadata.sorted_tables)]
+    raw = store.engine.raw_connection()
+    try:
+        cursor = raw.driver_connection.cursor()
+        if store.engine.dialect.name == "postgresql":
+            cursor.execute(f"TRUNCATE {', '.join(names)} RESTART IDENTITY CASCADE")
+            raw.driver_connection.commit()
+        else:
+            for name in names:
+                cursor.execute(f"DELETE FROM {name}")
+            raw.driver_connection.commit()
+            cursor.execute("VACUUM")
+    finally:
+        raw.close()
+
+
+@contextlib.contextmanager
+def counting(store: Store) -> Iterator[list[str]]:
+    """Every SQL statement the store's connections send to the database while the block runs, as seen by the driver
+    (SQLite's trace callback; PostgreSQL: a psycopg cursor that notes what it executes). The pool is emptied first,
+    so that every connection is a new one with the hook."""
+    seen: list[str] = []
+    postgres = store.engine.dialect.name == "postgresql"
+    cursor_class: Any = None
+    if postgres:
+        import psycopg
+
+        class Counting(psycopg.Cursor[Any]):
+            """A cursor that notes each statement it executes."""
+
+            def execute(self, query: Any, *args: Any, **kwargs: Any) -> Any:
+                """Note the statement, then execute it."""
+                seen.append(str(query))
+                return super().execute(query, *args, **kwargs)
+
+            def executemany(self, query: Any, *args: Any, **kwargs: Any) -> Any:
+                """Note the statement, then execute it for every set of parameters."""
+                seen.append(str(query))
+                return super().executemany(query, *args, **kwargs)
+
+        cursor_class = Counting
+
+    def hook(dbapi_connection: Any, _record: Any) -> None:
+        if postgres:
+            dbapi_connection.cursor_factory = cursor_class
+        else:
+            dbapi_connection.set_trace_callback(seen.append)
+
+    event.listen(store.engine, "connect", hook)
+    store.engine.dispose()
+    try:
+        yield seen
+    finally:
+        event.remove(store.engine, "connect", hook)
+        store.engine.dispose()
+
+
+def statements(store: Store, seed: int) -> list[float]:
+    """The SQL statements (BEGIN and COMMIT left out) of each play command of one more game."""
+    with counting(store) as seen:
+        table = Table(store, images=False)
+        return play_games(table, 1, seed, "counted",
+                          clock=lambda: float(sum(1 for s in seen if not s.strip().upper().startswith(CONTROL))))
+
+
 def summary(times: list[float]) -> tuple[float, float, float]:
     """(commands per second, p50 ms, p95 ms)."""
     cuts = statistics.quantiles(times, n=20, method="inclusive")
     return len(times) / sum(times), statistics.median(times) * 1000, cuts[18] * 1000
 
 
+@contextlib.contextmanager
+def database(args: argparse.Namespace) -> Iterator[str]:
+    """The URL of the database to run on: --url, a database on a throwaway PostgreSQL server, or a temporary
+    SQLite file."""
+    if args.url:
+        yield args.url
+        return
+    if args.postgres:
+        from tests.postgres import Server
+
+        server = Server().start()
+        try:
+            with server.database() as name:
+                yield server.url(name)
+        finally:
+            server.stop()
+        return
+    with tempfile.TemporaryDirectory(prefix="keywood-bench-") as tmp:
+        yield f"sqlite:///{Path(tmp) / 'bench.db'}"
+
+
+def phase(url: str, store: Store, stored: int, args: argparse.Namespace) -> dict[str, float]:
+    """The floor and the table on `stored` games, each on an emptied database; prints a line for each."""
+    wipe(store)
+    floor_rate, _, floor_p95 = rawtxn.run(url, stored, args.floor_txns, args.seed)
+    print(f"{stored:,} games: floor {floor_rate:.0f} transactions/s, p95 {floor_p95:.2f} ms", flush=True)
+    wipe(store)
+    took = store_games(store, stored, args.seed + 1_000_000)
+    table = Table(store, images=False)  # a new one: ids restart after a wipe, and the table caches states by id
+    times = play_games(table, args.games, args.seed, f"g{stored}")
+    rate, p50, p95 = summary(times)
+    print(f"{stored:,} games (stored in {took:.1f} s): {len(times)} play commands, {rate:.0f} commands/s, "
+          f"p50 {p50:.2f} ms, p95 {p95:.2f} ms, {rate / floor_rate:.2f} of the floor", flush=True)
+    return {"stored": stored, "rate": rate, "p50": p50, "p95": p95, "floor": floor_rate, "floor_p95": floor_p95}
+
+
 def main() -> None:
-    """Parse arguments, run both phases, print the figures."""
+    """Parse arguments, run every phase, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--url", default=None, help="an empty database to use (its Keywood tables are emptied)")
+    where.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL server for the run")
     parser.add_argument("--games", type=int, default=3, help="random games played in each phase (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="first game seed (default 1)")
-    parser.add_argument("--stored", type=int, default=10_000, help="games stored before the second phase")
+    parser.add_argument("--stored", default="10,10000", help="games stored, one phase each (default 10,10000)")
+    parser.add_argument("--floor-txns", type=int, default=2000, help="raw transactions timed for the floor")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="keywood-bench-") as tmp:
-        store = Store(f"sqlite:///{Path(tmp) / 'bench.db'}")
-        table = Table(store, images=False)
-        times = play_games(table, args.games, args.seed, "empty")
-        empty = summary(times)
-        print(f"empty db: {args.games} games, {len(times)} play commands, {empty[0]:.0f} commands/s, "
-              f"p50 {empty[1]:.1f} ms, p95 {empty[2]:.1f} ms")
-        took = store_games(store, args.stored, args.seed + 1_000_000)
-        check = table.verify(table.game_ids()[-1])
-        print(f"stored {args.stored:,} games in {took:.1f} s (ORM bulk insert); last one replays: {check[0]}")
-        times = play_games(table, args.games, args.seed, "full")
-        full = summary(times)
-        print(f"{args.stored:,} games: {args.games} games, {len(times)} play commands, {full[0]:.0f} commands/s, "
-              f"p50 {full[1]:.1f} ms, p95 {full[2]:.1f} ms")
-        store.close()
-    print(f"commands/s: {empty[0]:.0f}, p95: {empty[2]:.1f} ms (empty db); "
-          f"commands/s: {full[0]:.0f}, p95: {full[2]:.1f} ms ({args.stored:,} games)")
+    counts = [int(n) for n in args.stored.split(",")]
+    with database(args) as url:
+        kind = url.split(":", 1)[0]
+        store = Store(url)
+        try:
+            results = [phase(url, store, n, args) for n in counts]
+            counted = statements(store, args.seed + 7)
+        finally:
+            store.close()
+    mean = statistics.mean(counted)
+    common = statistics.mode(counted)
+    print(f"statements per play command (BEGIN and COMMIT left out): mean {mean:.2f}, most often {common:.0f}, "
+          f"from {min(counted):.0f} to {max(counted):.0f} ({len(counted)} commands)")
+    print("| database | stored games | commands/s | p95 | floor (txn/s) | ratio to floor | statements/command |")
+    for r in results:
+        print(f"| {kind} | {r['stored']:,} | {r['rate']:.0f} | {r['p95']:.2f} ms | {r['floor']:.0f} | "
+              f"{r['rate'] / r['floor']:.2f} | {mean:.2f} |")
+    for r in results:
+        print(f"commands/s: {r['rate']:.0f}, p95: {r['p95']:.2f} ms, floor: {r['floor']:.0f}/s, ratio: "
+              f"{r['rate'] / r['floor']:.2f} ({r['stored']:,} games, {kind})")
 
 
 if __name__ == "__main__":
