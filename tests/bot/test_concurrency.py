@@ -1,4 +1,5 @@
-"""Twenty threads playing one game at once: every accepted action is applied exactly once, in one order.
+"""Twenty threads (and four processes) playing one game at once: every accepted action is applied exactly once, in one
+order.
 
 Each thread repeatedly reads the stored state, picks a legal action for a seat that must act (or an early
 invitation answer) and sends it with the version it saw. Racing commands must be refused as stale, never
@@ -7,10 +8,13 @@ applied twice or lost; the log must replay to the stored state. On SQLite and on
 
 from __future__ import annotations
 
+import multiprocessing
+import queue as queue_module
 import random
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -206,3 +210,64 @@ def test_racing_notes_of_closed_dms_tell_the_user_once(database: Database) -> No
     assert all(r[1] for r in results if isinstance(r, tuple)), "every settings change was accepted"
     assert count(database, "SELECT count(*) FROM recipients") == 1
     assert count(database, "SELECT count(*) FROM guild_settings") == 1
+
+
+class Posted:
+    """A list, as worker() appends to, that sends each item to the test's process instead (an Outcome cut to what
+    check_exactly_once reads; an error as its repr, since not every exception pickles)."""
+
+    def __init__(self, queue: Any) -> None:
+        self.queue = queue
+
+    def append(self, item: Any) -> None:
+        if isinstance(item, BaseException):
+            self.queue.put(("error", repr(item)))
+            return
+        seen, outcome = item
+        self.queue.put((seen, Outcome(outcome.ok, outcome.reply, version=outcome.version)))
+
+
+def process_worker(db_url: str, game_id: int, seed: int, stop: Any, queue: Any) -> None:
+    """worker() in a process of its own, on its own Store and Table: a bot process racing the others."""
+    store = Store(db_url)
+    try:
+        worker(Table(store, images=False), game_id, seed, True, stop, Posted(queue), Posted(queue))
+    finally:
+        store.close()
+        queue.put(("done", seed))
+
+
+@pytest.mark.databases("sqlite", "postgresql")
+def test_four_processes_on_one_game(started: Started) -> None:
+    """Four OS processes, each with its own store and table (as four bot processes), race commands and early answers
+    on one game: each accepted action is in the log exactly once, in order (the version check across processes)."""
+    context = multiprocessing.get_context("spawn")
+    stop, queue = context.Event(), context.Queue()
+    racers = [context.Process(target=process_worker, args=(url(started.db), started.game_id, i, stop, queue))
+              for i in range(4)]
+    for racer in racers:
+        racer.start()
+    sent: list[tuple[int, Outcome]] = []
+    errors: list[str] = []
+    done = 0
+    deadline = time.monotonic() + 120
+    while done < len(racers) and time.monotonic() < deadline:
+        try:
+            first, second = queue.get(timeout=1)
+        except queue_module.Empty:
+            continue
+        if first == "done":
+            done += 1
+        elif first == "error":
+            errors.append(second)
+        else:
+            sent.append((first, second))
+        if sum(o.ok for _, o in sent) >= TARGET // 2:
+            stop.set()
+    stop.set()
+    for racer in racers:
+        racer.join(timeout=60)
+    assert not errors, errors
+    assert done == len(racers) and all(r.exitcode == 0 for r in racers)
+    assert sum(o.ok for _, o in sent) >= TARGET // 2, "the processes made too little progress"
+    check_exactly_once(started, sent, True)
