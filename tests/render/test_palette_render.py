@@ -239,3 +239,33 @@ def test_a_stamped_rounded_rectangle_is_pillows() -> None:
             continue
         stamped.rounded_rectangle(box, radius, fill, outline, width, corners=corners)
         assert rgb(stamped).tobytes() == rgb(direct).tobytes(), (box, radius, fill, outline, width, corners)
+
+
+# --- Encoding ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("size", "colours"), [((1, 1), 17), ((7, 3), 40), ((333, 41), 256), ((64, 9), 5)])
+def test_the_png_writer_gives_back_every_index_and_colour(size: tuple[int, int], colours: int) -> None:
+    """(Palettes of 16 colours or fewer go through Pillow, which packs them in fewer bits.)"""
+    rng = random.Random(colours)
+    image = Image.new("P", size)
+    image.putdata([rng.randrange(colours) for _ in range(size[0] * size[1])])
+    palette = [rng.randrange(256) for _ in range(3 * colours)]
+    image.putpalette(palette)
+    decoded = Image.open(io.BytesIO(d.to_png(image)))
+    decoded.load()
+    assert decoded.mode == "P" and decoded.size == size
+    assert decoded.tobytes() == image.tobytes()
+    assert decoded.getpalette() == palette
+
+
+def test_a_table_png_decodes_to_its_drawing() -> None:
+    _, draw = d.canvas(301, 97)
+    for i in range(60):
+        draw.rectangle((i * 5, i % 40, i * 5 + 4, 96 - i % 40), fill=(i * 4, 255 - i * 4, 128))
+    d.text(draw, (10, 40), "Keywood", 30, d.INK, bold=True)
+    image = d.finished(draw)
+    decoded = Image.open(io.BytesIO(d.to_png(image)))
+    decoded.verify()  # chunk lengths and CRCs
+    decoded = Image.open(io.BytesIO(d.to_png(image)))
+    assert decoded.convert("RGB").tobytes() == image.convert("RGB").tobytes()
