@@ -87,11 +87,12 @@ def playout_tables() -> Iterator[tuple[str, Callable[[], bytes]]]:
                 yield f"playout_{game_id}_{players}p_{i:03d}", lambda v=view, r=render: r(v)
 
 
-def images() -> Iterator[tuple[str, Image.Image]]:
-    """Every table's name and RGB image, rendered in order."""
+def images(match: str = "") -> Iterator[tuple[str, Image.Image]]:
+    """The name and RGB image of every table whose name contains match, rendered in order."""
     for source in (bench_tables, golden_tables, playout_tables):
         for name, draw in source():
-            yield name, Image.open(io.BytesIO(draw())).convert("RGB")
+            if match in name:
+                yield name, Image.open(io.BytesIO(draw())).convert("RGB")
 
 
 def compare(name: str, image: Image.Image, before: Path) -> bool:
@@ -120,9 +121,10 @@ def main() -> None:
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--save", type=Path, metavar="DIR")
     group.add_argument("--compare", type=Path, metavar="DIR")
+    parser.add_argument("--match", default="", help="only the tables whose name contains this (e.g. keyper)")
     args = parser.parse_args()
     same = total = 0
-    for name, image in images():
+    for name, image in images(args.match):
         total += 1
         if args.save:
             args.save.mkdir(parents=True, exist_ok=True)

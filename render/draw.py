@@ -13,8 +13,8 @@ import struct
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
+from functools import _lru_cache_wrapper, cache, lru_cache
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImagePalette
 
@@ -150,16 +150,30 @@ class Palette(ImagePalette.ImagePalette):
         self.index: dict[RGB, int] = {}
         self.rgb: list[RGB] = []
         self._ramps: dict[tuple[int, RGB], list[int]] = {}
-        self._tables: dict[tuple[RGB, ...], list[int]] = {}
+        self._tables: dict[tuple[tuple[RGB, ...], frozenset[int]], list[int]] = {}
         self._cells: dict[tuple[int, int, int], list[int]] = {}
         self._boxes: dict[tuple[int, int, int], int] = {}
         self._tiles: dict[tuple[Glyph, int, RGB], ImagingCore] = {}
+        self.blended: set[int] = set()  # entries that came in as text blends and are used for nothing else
+
+    def copy(self) -> Palette:
+        """An independent copy: the same colours at the same indices, and the same cached blends and text tiles."""
+        other = Palette()
+        other.index, other.rgb = dict(self.index), list(self.rgb)
+        other._ramps, other._tables = dict(self._ramps), dict(self._tables)
+        other._cells = {cell: list(indices) for cell, indices in self._cells.items()}
+        other._boxes, other._tiles = dict(self._boxes), dict(self._tiles)
+        other.blended = set(self.blended)
+        return other
 
     def getcolor(self, color: tuple[float, ...], image: Image.Image | None = None) -> int:
         """The index of an RGB colour, added if new (what ImageDraw asks for every fill and outline)."""
         rgb = (int(color[0]), int(color[1]), int(color[2]))
         found = self.index.get(rgb)
-        return self._add(rgb, 256) if found is None else found
+        if found is None:
+            return self._add(rgb, 256)
+        self.blended.discard(found)  # a blend's colour used as a flat colour too
+        return found
 
     def _add(self, rgb: RGB, limit: int) -> int:
         """A new entry for rgb while the palette holds fewer than limit colours, else the nearest colour's index."""
@@ -185,12 +199,14 @@ class Palette(ImagePalette.ImagePalette):
             return best
         return min(range(len(self.rgb)), key=lambda i: (_distance(self.rgb[i], rgb), i))
 
-    def table(self, colours: tuple[RGB, ...]) -> list[int]:
-        """A 256-entry lookup table from another image's indices (standing for colours) to this palette's."""
-        found = self._tables.get(colours)
+    def table(self, colours: tuple[RGB, ...], blended: frozenset[int] = frozenset()) -> list[int]:
+        """A 256-entry lookup table from another image's indices (standing for colours) to this palette's; those
+        of its text blends (blended) are taken as this palette's own blends are (_blend)."""
+        key = (colours, blended)
+        found = self._tables.get(key)
         if found is None:
-            found = [self.getcolor(rgb) for rgb in colours]
-            found = self._tables[colours] = found + [0] * (256 - len(found))
+            found = [self._blend(rgb) if i in blended else self.getcolor(rgb) for i, rgb in enumerate(colours)]
+            found = self._tables[key] = found + [0] * (256 - len(found))
         return found
 
     def tile(self, glyph: Glyph, under: int, ink: RGB) -> ImagingCore:
@@ -217,7 +233,11 @@ class Palette(ImagePalette.ImagePalette):
         found = self.index.get(rgb)
         if found is None:
             found = self._boxes.get(_box(rgb))
-        return self._add(rgb, 256 - TEXT_RESERVE) if found is None else found
+        if found is None:
+            found = self._add(rgb, 256 - TEXT_RESERVE)
+            if self.rgb[found] == rgb:  # a new entry, not the nearest colour
+                self.blended.add(found)
+        return found
 
 
 CELL = 32  # the side of the colour grid Palette.nearest looks in first
@@ -285,6 +305,7 @@ class Layer:
 
     image: Image.Image
     colours: tuple[RGB, ...]
+    blended: frozenset[int] = frozenset()  # the indices of its text blends (see Palette.table)
 
     @property
     def width(self) -> int:
@@ -295,6 +316,47 @@ class Layer:
     def height(self) -> int:
         """The layer's height in pixels."""
         return self.image.height
+
+
+@dataclass(frozen=True)
+class Base:
+    """A table's fixed parts, drawn once: the index image and the palette drawn with; each table starts from copies
+    of both (start), so nothing drawn on one table reaches the next."""
+
+    image: Image.Image
+    colours: Palette
+
+
+def base(draw: Pen) -> Base:
+    """What a pen has drawn, kept as the start of later tables (draw nothing more with that pen)."""
+    return Base(draw.image, draw.colours)
+
+
+def start(kept: Base) -> tuple[Image.Image, Pen]:
+    """A new table from a base: a copy of its image and of its palette (and the palette's cached text tiles)."""
+    image = kept.image.copy()
+    return image, Pen(image, kept.colours.copy())
+
+
+KEPT: list[_lru_cache_wrapper[Any]] = []  # the caches of drawn parts (layers, bases), for forget()
+Part = TypeVar("Part")
+
+
+def kept(maxsize: int | None = 32) -> Callable[[Callable[..., Part]], _lru_cache_wrapper[Part]]:
+    """lru_cache for a function drawing a part (a Layer, a Base) from its arguments alone, listed for forget()."""
+
+    def wrap(function: Callable[..., Part]) -> _lru_cache_wrapper[Part]:
+        cached = lru_cache(maxsize=maxsize)(function)
+        KEPT.append(cached)
+        return cached
+
+    return wrap
+
+
+def forget() -> None:
+    """Clear every cache of drawn parts: the next table is drawn afresh (tests compare it with the cached path)."""
+    for cached in KEPT:
+        cached.cache_clear()
 
 
 def blend(back: RGB, ink: RGB, amount: float) -> RGB:
@@ -316,13 +378,13 @@ def canvas(width: int, height: int, fill: RGB = BACKGROUND, colours: Palette | N
 
 def layer(draw: Pen) -> Layer:
     """What a pen has drawn, to paste elsewhere (see paste)."""
-    return Layer(draw.image, tuple(draw.colours.rgb))
+    return Layer(draw.image, tuple(draw.colours.rgb), frozenset(draw.colours.blended))
 
 
 def paste(draw: Pen, part: Layer, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
     """Paste a layer at xy (through a mask, as Image.paste), taking its colours into the pen's palette."""
     box = (xy[0], xy[1], xy[0] + part.width, xy[1] + part.height)
-    lut = draw.colours.table(part.colours)
+    lut = draw.colours.table(part.colours, part.blended)
     same = lut[: len(part.colours)] == SAME[: len(part.colours)]  # drawn with this palette
     _blit(draw, box, part.image.im if same else part.image.im.point(lut, None), None if mask is None else mask.im)
 
@@ -715,6 +777,7 @@ def resource_icon(
 
 PNG_LEVEL = 2  # zlib level: 1-3 take about as long here (2 about 1 ms less than 3 for 7% more bytes); 4+ twice as long
 PNG_MEMORY = 5  # zlib memLevel: a smaller hash table than Pillow's (9) stays in the CPU's cache, a third faster
+PNG_BAND = 32  # rows encoded at a time
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -733,13 +796,17 @@ def _palette_png(image: Image.Image, palette: bytes) -> bytes:
     """An 8-bit palette PNG written here rather than by Pillow, whose zlib settings (memLevel 9) cannot be set:
     rows unfiltered, as Pillow writes palette images, deflated at PNG_LEVEL with memLevel PNG_MEMORY."""
     width, height = image.size
-    # Rows padded with one zero byte at their end: a zero before the first row makes that padding each next
-    # row's filter byte (0, none), and the last row's padding is left off.
-    rows = image.tobytes("raw", "P", width + 1)
     deflate = zlib.compressobj(PNG_LEVEL, zlib.DEFLATED, 15, PNG_MEMORY)
-    data = deflate.compress(b"\0") + deflate.compress(memoryview(rows)[:-1]) + deflate.flush()
+    # Rows padded with one zero byte at their end: a zero before the first row makes that padding each next
+    # row's filter byte (0, none), and the last row's padding is left off. A band of rows at a time, so that no
+    # copy of the whole image is made (a large transient allocation makes the next table's memory fault anew).
+    data = [deflate.compress(b"\0")]
+    for top in range(0, height, PNG_BAND):
+        rows = image.crop((0, top, width, min(height, top + PNG_BAND))).tobytes("raw", "P", width + 1)
+        data.append(deflate.compress(memoryview(rows)[:-1] if top + PNG_BAND >= height else rows))
+    data.append(deflate.flush())
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", palette), _chunk(b"IDAT", data),
+    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", palette), _chunk(b"IDAT", b"".join(data)),
                      _chunk(b"IEND", b"")))
 
 

@@ -8,7 +8,7 @@ Only public information is read; ``render`` refuses a private view with ``ValueE
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from engine.core import Scoreboard
@@ -110,34 +110,63 @@ def render(public_view: View, *, highlight: str | None = None, size: str = "full
     comps = default()
     players = view["players"]
     header_h = _header_height(view)
-    boards_h = BOARD_H
-    market_h = 32 + 132 + 16 + 62
-    panels_h = 0 if size == "compact" else _panels_height(view)
-    legend_h = LEGEND_H + 2
-    height = MARGIN + header_h + GAP + boards_h + GAP + market_h + GAP + panels_h + legend_h + MARGIN
-    _, draw = d.canvas(WIDTH, height)
+    row_h = _panel_height(view) if size == "full" else 0
+    _, draw = d.start(_table(len(players), header_h, row_h))
     y = MARGIN
     _header(draw, view, y)
     y += header_h + GAP
     _boards(draw, view, comps, y, mark)
-    y += boards_h + GAP
+    y += BOARD_H + GAP
     _market(draw, view, comps, y)
-    y += market_h + GAP
-    if size == "full":
-        rows = (len(players) + 1) // 2
-        row_h = _panel_height(view)
-        for seat in range(len(players)):
-            px = MARGIN + (seat % 2) * (PANEL_W + GAP)
-            py = y + (seat // 2) * (row_h + GAP)
-            _player_panel(draw, view, comps, seat, (px, py, px + PANEL_W, py + row_h), mark)
-        y += rows * (row_h + GAP)
-    d.paste(draw, _legend(), (MARGIN, y))
+    y += MARKET_H + GAP
+    for seat, box in enumerate(_panel_boxes(len(players), y, row_h)):
+        _player_panel(draw, view, comps, seat, box, mark)
     return d.to_png(d.finished(draw))
 
 
 def render_scoreboard(scoreboard: Scoreboard) -> bytes:
     """The scoreboard as PNG bytes: players best first, each with their score lines and total."""
     return d.scoreboard_png(scoreboard, d.player_fill)
+
+
+# --- What every table of a layout shares ---------------------------------------------------------------
+
+MARKET_H = 32 + 132 + 16 + 62
+
+
+@d.kept(maxsize=8)
+def _table(players: int, header_h: int, row_h: int) -> d.Base:
+    """Everything drawn the same on every table of this layout (player panels row_h tall, none if 0): the
+    background, the banner's frame, the headings, each panel's frame, band, plot grids, fixed labels and store
+    icons, and the legend. Drawn once per layout; render draws the rest on a copy."""
+    rows = (players + 1) // 2 if row_h else 0
+    height = MARGIN + header_h + GAP + BOARD_H + GAP + MARKET_H + GAP + rows * (row_h + GAP) + LEGEND_H + 2 + MARGIN
+    _, draw = d.canvas(WIDTH, height)
+    y = MARGIN
+    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + header_h), radius=14, fill=d.PANEL, outline=d.GRID,
+                           width=2)
+    d.text(draw, (MARGIN + 16, y + 68), "Last action:", 22, d.MUTED, anchor="lm")
+    y += header_h + GAP + BOARD_H + GAP
+    d.text(draw, (MARGIN, y + 14), "Country tiles on display", 24, bold=True, anchor="lm")
+    d.text(draw, (MARGIN, y + 32 + 132 + 16 + 31), "Boats", 24, bold=True, anchor="lm")
+    y += MARKET_H + GAP
+    for seat, box in enumerate(_panel_boxes(players, y, row_h)):
+        _panel_frame(draw, seat, box)
+    y += rows * (row_h + GAP)
+    d.paste(draw, _legend(), (MARGIN, y))
+    return d.base(draw)
+
+
+def _panel_boxes(players: int, y: int, row_h: int) -> list[Box]:
+    """Each seat's panel, two to a row from y (none when row_h is 0: the compact table)."""
+    if not row_h:
+        return []
+    boxes = []
+    for seat in range(players):
+        px = MARGIN + (seat % 2) * (PANEL_W + GAP)
+        py = y + (seat // 2) * (row_h + GAP)
+        boxes.append((px, py, px + PANEL_W, py + row_h))
+    return boxes
 
 
 Mark = tuple[int | None, str, int | None]  # (board number or None for a plot, space id, plot's seat or None)
@@ -204,10 +233,7 @@ def _name(view: View, seat: int) -> str:
 def _header(draw: d.Pen, view: View, y: int) -> None:
     """Season, turn, phase and whom we wait for; the last action; the open joiner offer or yield."""
     season = str(view.get("season_name", SEASONS[view["season"]]))
-    x = MARGIN
-    draw.rounded_rectangle((x, y, WIDTH - MARGIN, y + _header_height(view)), radius=14, fill=d.PANEL,
-                           outline=d.GRID, width=2)
-    x += 14
+    x = MARGIN + 14
     x += d.pill(draw, (x, y + 26), season.upper(), 28, d.SEASON_FILL.get(season, d.MUTED), pad=12) + 12
     phase = str(view.get("phase", ""))
     x += d.pill(draw, (x, y + 26), f"Turn {view.get('turn', 1)}", 22, d.INK, pad=10) + 12
@@ -220,7 +246,6 @@ def _header(draw: d.Pen, view: View, y: int) -> None:
     right -= d.text_width(tiles, 20) + 20
     d.text(draw, (x, y + 26), d.ellipsize(waiting, 24, right - x, bold=True), 24, d.INK, bold=True, anchor="lm")
     ly = y + 68
-    d.text(draw, (MARGIN + 16, ly), "Last action:", 22, d.MUTED, anchor="lm")
     last = str(view.get("last_action") or "")
     if last:
         d.pill(draw, (MARGIN + 150, ly), d.ellipsize(last, 22, WIDTH - 2 * MARGIN - 200), 22, (255, 230, 244),
@@ -290,7 +315,7 @@ def _field_boxes(display_id: str, x: int, y: int) -> list[tuple[str, str, Box]]:
     return found
 
 
-@lru_cache(maxsize=64)
+@d.kept(maxsize=64)
 def _board_face(number: int, display_id: str) -> d.Layer:
     """What never changes on a board showing a display: frame, title, field colours, letters, icons and water.
 
@@ -484,29 +509,50 @@ def _keyp_field(draw: d.Pen, view: View, box: Box, keyper: int | None) -> None:
 
 def _market(draw: d.Pen, view: View, comps: Components, y: int) -> None:
     """The country tiles on display (winter fairs marked as such), then the season's boats."""
-    d.text(draw, (MARGIN, y + 14), "Country tiles on display", 24, bold=True, anchor="lm")
     display = list(view.get("display", []))
     slots = 8
     card_w = (WIDTH - 2 * MARGIN - (slots - 1) * 10) // slots
     cy = y + 32
     for i, tile_id in enumerate(display[:slots]):
         x = MARGIN + i * (card_w + 10)
-        if tile_id in comps.fairs:
-            _winter_card(draw, comps, tile_id, (x, cy, x + card_w, cy + 132))
-        else:
-            _tile_card(draw, comps, tile_id, (x, cy, x + card_w, cy + 132))
+        _card(draw, ("fair" if tile_id in comps.fairs else "tile", tile_id, "", None), (x, cy, x + card_w, cy + 132))
     for i in range(len(display), slots):
         x = MARGIN + i * (card_w + 10)
         d.dashed_rectangle(draw, (x, cy, x + card_w, cy + 132), d.FAINT, width=2)
     by = cy + 132 + 16
-    d.text(draw, (MARGIN, by + 31), "Boats", 24, bold=True, anchor="lm")
     on_board = {b["boat"]: b["number"] for b in view["boards"] if b.get("boat")}
     boats = list(view.get("boats", []))
     season = str(view.get("season_name", "spring"))
     chip_w = (WIDTH - 2 * MARGIN - 100 - 3 * 10) // 4
     for i, boat in enumerate(boats[:4]):
         x = MARGIN + 100 + i * (chip_w + 10)
-        _boat_chip(draw, comps, boat, season, on_board.get(boat), (x, by, x + chip_w, by + 62))
+        _card(draw, ("boat", boat, season, on_board.get(boat)), (x, by, x + chip_w, by + 62))
+
+
+Card = tuple[str, str, str, int | None]  # ("tile" | "fair" | "boat", its id, the season, the board a boat is on)
+
+
+def _card(draw: d.Pen, card: Card, box: Box) -> None:
+    """A country tile, winter fair or boat card in box, drawn once (_card_face) and pasted."""
+    x0, y0, x1, y1 = box
+    px, py = x0 % 2, y0 % 2  # drawn at the same parity as here: Pillow rounds halves to even
+    d.paste(draw, _card_face(card, x1 - x0, y1 - y0, px, py), (x0 - px, y0 - py))
+
+
+@d.kept(maxsize=256)
+def _card_face(card: Card, width: int, height: int, px: int, py: int) -> d.Layer:
+    """A card width x height drawn on the background at (px, py), depending on nothing but the bundled pack."""
+    kind, item, season, board = card
+    _, draw = d.canvas(px + width + 1, py + height + 1)
+    box = (px, py, px + width, py + height)
+    comps = default()
+    if kind == "fair":
+        _winter_card(draw, comps, item, box)
+    elif kind == "tile":
+        _tile_card(draw, comps, item, box)
+    else:
+        _boat_chip(draw, comps, item, season, board, box)
+    return d.layer(draw)
 
 
 def _tile_card(draw: d.Pen, comps: Components, tile_id: str, box: Box) -> None:
@@ -571,17 +617,18 @@ def _boat_chip(draw: d.Pen, comps: Components, boat: str, season: str, board: in
 # --- Player panels -------------------------------------------------------------------------------------
 
 
-def _panels_height(view: View) -> int:
-    """Height of the grid of player panels."""
-    rows = (len(view["players"]) + 1) // 2
-    return rows * (_panel_height(view) + GAP)
-
-
 def _panel_height(view: View) -> int:
     """Height of one player panel (the same for all, so the grid lines up)."""
+    return PANEL_HEAD + _plots_height() + 14 + 3 * 44 + 12 + _to_build_height(view) + 8
+
+
+PANEL_HEAD = 52 + 10  # the panel's coloured band and the gap under it
+
+
+def _plots_height() -> int:
+    """Height of the farm and village plot grids with their headings."""
     board = default().player_board
-    plots_h = 26 + board.farm_rows * PLOT_H + 12 + 26 + board.village_rows * PLOT_H
-    return 52 + 10 + plots_h + 14 + 3 * 44 + 12 + _to_build_height(view) + 8
+    return 26 + board.farm_rows * PLOT_H + 12 + 26 + board.village_rows * PLOT_H
 
 
 def _to_build_height(view: View) -> int:
@@ -591,28 +638,50 @@ def _to_build_height(view: View) -> int:
     return BUILD_HEAD + rows * (CHIP_H + CHIP_GAP) - CHIP_GAP
 
 
+def _panel_parts(box: Box) -> tuple[Box, Box, Box, Box]:
+    """A panel's plot grids, the side column beside them, the stores and the tiles to build."""
+    x0, y0, x1, y1 = box
+    top = y0 + PANEL_HEAD
+    bottom = top + _plots_height()
+    right_x = x0 + 14 + 4 * PLOT_W + 22
+    sy = bottom + 14
+    return ((x0 + 14, top, right_x, bottom), (right_x, top, x1 - 14, bottom), (x0 + 14, sy, x1 - 14, sy + 3 * 44),
+            (x0 + 14, sy + 3 * 44 + 12, x1 - 14, y1 - 8))
+
+
+def _panel_frame(draw: d.Pen, seat: int, box: Box) -> None:
+    """What a seat's panel always shows: frame, band in the seat's colour, empty plots, fixed labels, store icons."""
+    x0, y0, x1, _ = box
+    draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=d.GRID, width=2)
+    draw.rounded_rectangle((x0, y0, x1, y0 + 52), radius=14, fill=d.player_fill(seat),
+                           corners=(True, True, False, False))
+    plots, side, stores, to_build = _panel_parts(box)
+    _plot_grid(draw, plots[0], plots[1])
+    _side_frame(draw, side)
+    _stores_frame(draw, stores)
+    d.text(draw, (to_build[0], to_build[1] + 10), "TILES TO BUILD", 17, bold=True, anchor="lm")
+
+
 def _player_panel(draw: d.Pen, view: View, comps: Components, seat: int,
                   box: Box, mark: Mark | None) -> None:
-    """One player's panel: header, farm and village plots, keyp and keyp tile, fairs, stores, tiles to build."""
+    """One player's panel over its frame (_panel_frame): the acting outline, name and badges, built plots, keyp and
+    keyp tile, fairs, store counts, tiles to build."""
     player = view["players"][seat]
     x0, y0, x1, y1 = box
     fill = d.player_fill(seat)
-    acting = seat in view.get("to_act", [])
-    draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=fill if acting else d.GRID, width=5 if acting else 2)
-    draw.rounded_rectangle((x0, y0, x1, y0 + 52), radius=14, fill=fill, corners=(True, True, False, False))
+    if seat in view.get("to_act", []):  # over the grey frame: the same pixels as a panel drawn with this outline
+        draw.rounded_rectangle(box, radius=14, outline=fill, width=5)
     ink = d.ink_on(fill)
     d.text(draw, (x0 + 16, y0 + 26), d.ellipsize(str(player["name"]), 28, 300, bold=True), 28, ink, bold=True,
            anchor="lm")
     _panel_badges(draw, view, seat, (x0, y0, x1, y0 + 52))
     owner = mark[2] if mark and mark[2] is not None else view.get("active")
     plot_hl = mark[1] if mark and mark[0] is None and seat == owner else None
-    top = y0 + 62
-    bottom = _plots(draw, player, comps, x0 + 14, top, plot_hl)
-    right_x = x0 + 14 + 4 * PLOT_W + 22
-    _panel_side(draw, view, seat, (right_x, top, x1 - 14, bottom))
-    sy = bottom + 14
-    _stores(draw, player.get("goods", {}), (x0 + 14, sy, x1 - 14, sy + 3 * 44))
-    _to_build(draw, comps, list(player.get("tiles", [])), (x0 + 14, sy + 3 * 44 + 12, x1 - 14, y1 - 8))
+    plots, side, stores, to_build = _panel_parts(box)
+    _plots(draw, player, comps, plots[0], plots[1], plot_hl)
+    _panel_side(draw, view, seat, side)
+    _stores(draw, player.get("goods", {}), stores)
+    _to_build(draw, comps, list(player.get("tiles", [])), to_build)
 
 
 def _panel_badges(draw: d.Pen, view: View, seat: int, band: Box) -> None:
@@ -634,27 +703,49 @@ def _panel_badges(draw: d.Pen, view: View, seat: int, band: Box) -> None:
         x -= d.pill(draw, (x, cy), label, 17, fill, ink=ink, outline=d.INK, anchor="r") + 8
 
 
+def _plot_grid(draw: d.Pen, x: int, y: int) -> None:
+    """The farm (f1..f8) and village (v1..v12) headings and plots, every plot empty."""
+    for area, prefix, rows, cols in _areas():
+        d.text(draw, (x, y + 12), area.upper(), 19, d.AREA_FILL[area], bold=True, anchor="lm")
+        y += 26
+        for i in range(rows * cols):
+            px, py = x + (i % cols) * PLOT_W, y + (i // cols) * PLOT_H
+            _plot(draw, default(), area, f"{prefix}{i + 1}", None, [], (px, py, px + PLOT_W, py + PLOT_H))
+        y += rows * PLOT_H + 12
+
+
+def _areas() -> tuple[tuple[str, str, int, int], ...]:
+    """(area, plot id prefix, rows, columns) of the farm and the village."""
+    board = default().player_board
+    return ("farm", "f", board.farm_rows, board.farm_cols), ("village", "v", board.village_rows, board.village_cols)
+
+
 def _plots(draw: d.Pen, player: Mapping[str, Any], comps: Components, x: int, y: int,
-           hl: str | None) -> int:
-    """The farm (f1..f8) and village (v1..v12) plot grids; returns the y below them."""
-    board = comps.player_board
+           hl: str | None) -> None:
+    """Over the empty grid (_plot_grid): how many plots are built, the built plots and the highlighted one's outline.
+
+    Neighbours share their edge lines, the later plot's on top, and the outline spills onto the plots after it: so
+    an empty plot right of or under a built one, and every plot after the outlined one, is drawn again."""
     plots = player.get("plots", {})
     keyples = player.get("plot_keyples", {})
-    for area, prefix, rows in (("farm", "f", board.farm_rows), ("village", "v", board.village_rows)):
-        cols = board.farm_cols if area == "farm" else board.village_cols
+    for area, prefix, rows, cols in _areas():
         built = sum(1 for pid in plots if pid.startswith(prefix))
-        d.text(draw, (x, y + 12), area.upper(), 19, d.AREA_FILL[area], bold=True, anchor="lm")
         d.text(draw, (x + d.text_width(area.upper(), 19, True) + 10, y + 12), f"{built}/{rows * cols} built", 16,
                d.MUTED, anchor="lm")
         y += 26
+        after = False
         for i in range(rows * cols):
             pid = f"{prefix}{i + 1}"
             px, py = x + (i % cols) * PLOT_W, y + (i // cols) * PLOT_H
-            _plot(draw, comps, area, pid, plots.get(pid), keyples.get(pid, []), (px, py, px + PLOT_W, py + PLOT_H))
+            left = i % cols > 0 and f"{prefix}{i}" in plots
+            above = i >= cols and f"{prefix}{i + 1 - cols}" in plots
+            if pid in plots or after or left or above:
+                _plot(draw, comps, area, pid, plots.get(pid), keyples.get(pid, []),
+                      (px, py, px + PLOT_W, py + PLOT_H))
             if pid == hl:
                 draw.rectangle((px - 2, py - 2, px + PLOT_W + 2, py + PLOT_H + 2), outline=d.HIGHLIGHT, width=6)
+                after = True
         y += rows * PLOT_H + 12
-    return y - 12
 
 
 def _plot(draw: d.Pen, comps: Components, area: str, pid: str, plot: Mapping[str, Any] | None,
@@ -685,18 +776,27 @@ def _plot(draw: d.Pen, comps: Components, area: str, pid: str, plot: Mapping[str
         d.text(draw, (x0 + 4, y1 - 3), label, 11, d.darker(fill, 0.6), anchor="ld")
 
 
+STATS = (("Shipping", "shipping"), ("Fairs face down", "hidden_fairs"))
+
+
+def _side_frame(draw: d.Pen, box: Box) -> None:
+    """The side column's fixed parts: the shipping and face-down fairs boxes and the KEYP heading."""
+    x0, y0, _, _ = box
+    x = x0
+    for label, _ in STATS:
+        x += _stat(draw, (x, y0), label) + 10
+    d.text(draw, (x0, y0 + 52 + 12), "KEYP", 19, bold=True, anchor="lm")
+
+
 def _panel_side(draw: d.Pen, view: View, seat: int, box: Box) -> None:
-    """Shipping, face-down fairs, the keyp (keyper and keyples), the keyp tile and the fairground."""
+    """Over the side frame: shipping, face-down fairs, the keyp (keyper and keyples), the keyp tile, the
+    fairground."""
     player = view["players"][seat]
     x0, y0, x1, _ = box
-    y = y0
-    ship = int(player.get("shipping", 0))
-    hidden = int(player.get("hidden_fairs", 0))
     x = x0
-    x += _stat(draw, (x, y), "Shipping", str(ship)) + 10
-    x += _stat(draw, (x, y), "Fairs face down", str(hidden)) + 10
-    y += 52
-    d.text(draw, (x0, y + 12), "KEYP", 19, bold=True, anchor="lm")
+    for label, key in STATS:
+        x += _stat_value(draw, (x, y0), label, str(int(player.get(key, 0)))) + 10
+    y = y0 + 52
     x = x0 + 70
     if player.get("keyper_home"):
         d.keyper(draw, x + 12, y + 14, 34, seat, str(player["name"])[:1].upper())
@@ -742,40 +842,58 @@ def _panel_side(draw: d.Pen, view: View, seat: int, box: Box) -> None:
     d.text(draw, (x0, y + 14), d.ellipsize(label, 16, x1 - x0), 16, d.INK if winter else d.MUTED, anchor="lm")
 
 
-def _stat(draw: d.Pen, xy: tuple[int, int], label: str, value: str) -> int:
-    """A small box with a label and a big value; returns its width."""
+def _stat_width(label: str) -> int:
+    """The width of a stat box."""
+    return max(d.text_width(label, 14) + 16, 60)
+
+
+def _stat(draw: d.Pen, xy: tuple[int, int], label: str) -> int:
+    """A small box with a label, for a big value under it; returns its width."""
     x, y = xy
-    w = max(d.text_width(label, 14) + 16, 60)
+    w = _stat_width(label)
     draw.rounded_rectangle((x, y, x + w, y + 44), radius=8, fill=(255, 255, 255), outline=d.GRID, width=2)
     d.text(draw, (x + w / 2, y + 12), label, 14, d.MUTED, anchor="mm")
+    return w
+
+
+def _stat_value(draw: d.Pen, xy: tuple[int, int], label: str, value: str) -> int:
+    """The value in a stat box (_stat); returns the box's width."""
+    x, y = xy
+    w = _stat_width(label)
     d.text(draw, (x + w / 2, y + 31), value, 22, bold=True, anchor="mm")
     return w
 
 
-def _stores(draw: d.Pen, goods: Mapping[str, int], box: Box) -> None:
-    """Every resource a player could hold, with its count; zero counts faded."""
+def _store_cells(box: Box) -> list[tuple[str, int, int]]:
+    """Each resource a player could hold, with where its cell's icon row is (x, y)."""
+    x0, y0, x1, _ = box
+    cw = (x1 - x0) // 8
+    return [(res, x0 + c * cw + 8, y0 + r * 44 + 20) for r, row in enumerate(STORE_ROWS) for c, res in enumerate(row)]
+
+
+def _stores_frame(draw: d.Pen, box: Box) -> None:
+    """The stores' box, every resource's icon and the STORES label."""
     x0, y0, x1, _ = box
     draw.rounded_rectangle((x0, y0, x1, y0 + 3 * 44 - 4), radius=10, fill=(255, 255, 255), outline=d.FAINT, width=1)
-    cols = 8
-    cw = (x1 - x0) // cols
-    for r, row in enumerate(STORE_ROWS):
-        for c, res in enumerate(row):
-            n = int(goods.get(res, 0))
-            cx = x0 + c * cw + 8
-            cy = y0 + r * 44 + 20
-            ink = d.INK if n else d.FAINT
-            d.resource_icon(draw, cx + 9, cy - 7, 9, res)
-            d.text(draw, (cx + 24, cy - 7), str(n), 20, ink, bold=bool(n), anchor="lm")
-            d.text(draw, (cx, cy + 13), res, 13, d.MUTED if n else d.FAINT, anchor="lm")
+    for res, cx, cy in _store_cells(box):
+        d.resource_icon(draw, cx + 9, cy - 7, 9, res)
     d.text(draw, (x1 - 10, y0 + 2 * 44 + 13), "STORES", 17, d.MUTED, bold=True, anchor="rm")
+
+
+def _stores(draw: d.Pen, goods: Mapping[str, int], box: Box) -> None:
+    """Every resource's count and name in the stores' frame; zero counts faded."""
+    for res, cx, cy in _store_cells(box):
+        n = int(goods.get(res, 0))
+        d.text(draw, (cx + 24, cy - 7), str(n), 20, d.INK if n else d.FAINT, bold=bool(n), anchor="lm")
+        d.text(draw, (cx, cy + 13), res, 13, d.MUTED if n else d.FAINT, anchor="lm")
 
 
 def _to_build(draw: d.Pen, comps: Components, tiles: Sequence[str],
               box: Box) -> None:
-    """The building tiles the player holds but has not built: one chip each, with its name and build cost."""
+    """The building tiles the player holds but has not built (how many, then one chip each with its name and build
+    cost), under the heading."""
     x0, y0, x1, _ = box
-    title = "TILES TO BUILD"
-    x = x0 + d.text(draw, (x0, y0 + 10), title, 17, bold=True, anchor="lm") + 8
+    x = x0 + d.text_width("TILES TO BUILD", 17, True) + 8  # the heading is the panel frame's
     d.text(draw, (x, y0 + 10), f"({len(tiles)}) with build costs" if tiles else "none", 15, d.MUTED, anchor="lm")
     chip_w = (x1 - x0 - (CHIP_COLS - 1) * CHIP_GAP) // CHIP_COLS
     for i, tile_id in enumerate(tiles):
@@ -787,7 +905,7 @@ def _to_build(draw: d.Pen, comps: Components, tiles: Sequence[str],
         d.paste(draw, _chip(tile_id, chip_w), (cx, cy))
 
 
-@lru_cache(maxsize=128)
+@d.kept(maxsize=128)
 def _chip(tile_id: str, width: int) -> d.Layer:
     """A tile to build: area-coloured, its name, its cost as counts and icons, and MARK if the cost is reconstructed.
 
@@ -827,7 +945,7 @@ def _chip_cost(draw: d.Pen, cost: Mapping[str, int], marked: bool, box: Box) -> 
 LEGEND_H = 118
 
 
-@cache
+@d.kept(maxsize=1)
 def _legend() -> d.Layer:
     """Colour letters, piece shapes, resource icon shapes and what the outlines mean (drawn once)."""
     width = WIDTH - 2 * MARGIN

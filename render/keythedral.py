@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -353,7 +352,7 @@ def _open_squares(board: Board) -> list[Pos]:
     return found
 
 
-@lru_cache(maxsize=32)
+@d.kept(maxsize=32)
 def _field_tile(terrain: str, pitch: int) -> tuple[d.Layer, Image.Image]:
     """A placed field's octagon (fill, pattern, outline, terrain letter) and its mask; drawn once per pitch."""
     cut = round(pitch * CUT)
@@ -394,7 +393,7 @@ def _pattern(draw: d.Pen, terrain: str, pitch: int, ink: RGB) -> None:
                 draw.ellipse((x - 2, y - 2, x + 2, y + 2), outline=ink, width=1)
 
 
-@lru_cache(maxsize=8)
+@d.kept(maxsize=8)
 def _open_field_tile(pitch: int) -> tuple[d.Layer, Image.Image]:
     """An empty field slot: a faint octagon outline and its mask."""
     cut = round(pitch * CUT)
@@ -955,7 +954,7 @@ def _tiles(draw: d.Pen, tiles: Sequence[Mapping[str, Any]], box: Box) -> None:
 # --- Legend --------------------------------------------------------------------------------------------
 
 
-@cache
+@d.kept(maxsize=1)
 def _legend() -> d.Layer:
     """Terrain letters and patterns, player letters, pieces, cube letters (drawn once)."""
     w = INNER
