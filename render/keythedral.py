@@ -405,19 +405,80 @@ def _open_field_tile(pitch: int) -> tuple[d.Layer, Image.Image]:
     return d.layer(draw), mask
 
 
+@dataclass(frozen=True)
+class Ground:
+    """What a lattice's ground (_ground) depends on: the fields, which squares are taken, the crop, the pitch and
+    whether empty squares are labelled."""
+
+    fields: tuple[tuple[Pos, str], ...]
+    taken: tuple[Pos, ...]  # squares with a cottage, a house or the Keythedral
+    keythedral: Pos | None
+    crop: tuple[int, int, int, int]
+    pitch: int
+    labelled: bool
+
+    @staticmethod
+    def of(view: View, board: Board) -> Ground:
+        """The ground of a view's lattice."""
+        return Ground(tuple(sorted(board.fields.items())), tuple(sorted(board.squares)), board.keythedral,
+                      (board.x0, board.y0, board.x1, board.y1), board.pitch, squares_labelled(view))
+
+    def board(self) -> Board:
+        """A board with this ground (its squares hold no pieces: the ground draws none)."""
+        return Board(dict(self.fields), {pos: {} for pos in self.taken}, self.keythedral, *self.crop, self.pitch,
+                     True)
+
+
 def _lattice(draw: d.Pen, view: View, board: Board, box: Box) -> None:
-    """The panel with the field lattice: axes, open slots, fields, the Keythedral, cottages, fences and workers."""
+    """The panel with the field lattice: its ground (axes, open slots, fields; drawn once per Ground), then the
+    Keythedral, cottages, fences and workers."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=d.GRID, width=2)
     p = board.pitch
     left = x0 + (x1 - x0 - board.width()) // 2 + AXIS
     top = y0 + PAD + AXIS + max(0, (y1 - y0 - board.height) // 2)
+    px, py = (left - AXIS) % 2, (top - AXIS) % 2  # the ground is drawn at this parity: Pillow rounds halves to even
+    d.paste(draw, _ground(Ground.of(view, board), px, py), (left - AXIS - px, top - AXIS - py))
 
     def cell(x: int, y: int) -> tuple[int, int]:
         return left + (x - board.x0) * p, top + (board.y1 - y) * p
 
     def corner(sx: int, sy: int) -> tuple[float, float]:
         return left + (sx - board.x0 + 1) * p, top + (board.y1 - sy) * p
+
+    half = round(p * CUT) - 2
+    if board.keythedral:
+        qx, qy = corner(*board.keythedral)
+        _keythedral_piece(draw, qx, qy, half)
+    current = view.get("current_number")
+    for (sx, sy), cottage in board.squares.items():
+        qx, qy = corner(sx, sy)
+        lit = view.get("phase") == "workers" and current is not None and cottage.get("number") == current
+        _cottage(draw, qx, qy, half, cottage, lit)
+    for fence in view.get("fences") or []:
+        sx, sy = parse_label(str(fence["square"]))
+        fx, fy = parse_label(str(fence["field"]))
+        qx, qy = corner(sx, sy)
+        _fence(draw, qx, qy, half, (1 if fx > sx else -1, -1 if fy > sy else 1), str(fence.get("colour", "")),
+               int(fence.get("seat", 0)))
+    radius = max(9, int(p * 0.18))
+    for worker in view.get("workers") or []:
+        x, y = parse_label(str(worker["field"]))
+        cx, cy = cell(x, y)
+        _worker(draw, cx + p / 2, cy + p * 0.5, radius, str(worker.get("colour", "")), int(worker.get("seat", 0)))
+
+
+@d.kept(maxsize=16)
+def _ground(ground: Ground, px: int, py: int) -> d.Layer:
+    """A lattice's ground on the panel's colour, its axis strip's corner at (px, py): column letters and row
+    numbers, the open field slots, the fields with their labels, the open squares (labelled in set-up)."""
+    board = ground.board()
+    p = board.pitch
+    left, top = px + AXIS, py + AXIS
+    _, draw = d.canvas(left + board.cols * p + 1, top + board.rows * p + 1, d.PANEL)
+
+    def cell(x: int, y: int) -> tuple[int, int]:
+        return left + (x - board.x0) * p, top + (board.y1 - y) * p
 
     axis_size = max(12, min(17, p // 6))
     for x in range(board.x0, board.x1 + 1):
@@ -441,35 +502,16 @@ def _lattice(draw: d.Pen, view: View, board: Board, box: Box) -> None:
         d.paste(draw, ftile, (cx, cy), fmask)
         d.text(draw, (cx + p / 2, cy + p * 0.2), field_label(x, y), label_size, d.INK, bold=True, anchor="mm")
     half = round(p * CUT) - 2
-    setting_up = squares_labelled(view)
     for sx, sy in _open_squares(board):
-        qx, qy = corner(sx, sy)
+        qx, qy = left + (sx - board.x0 + 1) * p, top + (board.y1 - sy) * p
         draw.polygon(_diamond(qx, qy, half - 2), fill=SLOT_FILL, outline=d.FAINT, width=1)
-        if setting_up:
+        if ground.labelled:
             size = slot_size - 1
             label = field_label(sx, sy) + "+"
             if d.text_width(label, size) > 1.3 * half:
                 size = max(11, size - 2)
             d.text(draw, (qx, qy), label, size, SLOT_INK, anchor="mm")
-    if board.keythedral:
-        qx, qy = corner(*board.keythedral)
-        _keythedral_piece(draw, qx, qy, half)
-    current = view.get("current_number")
-    for (sx, sy), cottage in board.squares.items():
-        qx, qy = corner(sx, sy)
-        lit = view.get("phase") == "workers" and current is not None and cottage.get("number") == current
-        _cottage(draw, qx, qy, half, cottage, lit)
-    for fence in view.get("fences") or []:
-        sx, sy = parse_label(str(fence["square"]))
-        fx, fy = parse_label(str(fence["field"]))
-        qx, qy = corner(sx, sy)
-        _fence(draw, qx, qy, half, (1 if fx > sx else -1, -1 if fy > sy else 1), str(fence.get("colour", "")),
-               int(fence.get("seat", 0)))
-    radius = max(9, int(p * 0.18))
-    for worker in view.get("workers") or []:
-        x, y = parse_label(str(worker["field"]))
-        cx, cy = cell(x, y)
-        _worker(draw, cx + p / 2, cy + p * 0.5, radius, str(worker.get("colour", "")), int(worker.get("seat", 0)))
+    return d.layer(draw)
 
 
 def squares_labelled(view: View) -> bool:
