@@ -12,15 +12,15 @@ times in columns without a time zone on both, as the migrations create them, and
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
-    Boolean,
     Column,
     DateTime,
     Dialect,
@@ -28,17 +28,18 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
-    String,
     UniqueConstraint,
-    bindparam,
     event,
     text,
 )
 from sqlalchemy import select as sa_select
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import configure_mappers
+from sqlalchemy.orm.attributes import manager_of_class
 from sqlalchemy.pool import QueuePool, StaticPool
 from sqlalchemy.types import TypeDecorator
-from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, insert, select, update
+from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, select, update
 
 DEFAULT_URL = "sqlite:///keywood.db"
 LIVE = ("lobby", "active")
@@ -284,28 +285,160 @@ def _sqlite_begin(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-# The statements of every command, built once (building a statement costs more than running it on SQLite).
-_LIVE_GAME = select(GameRow).where(GameRow.guild_id == bindparam("guild"), GameRow.channel_id == bindparam("channel"),
-                                   col(GameRow.status).in_(LIVE))
-_SEATS = select(SeatRow).where(SeatRow.game_id == bindparam("game")).order_by(col(SeatRow.seat))
-_LAST_SEQ = select(func.max(ActionRow.seq)).where(ActionRow.game_id == bindparam("game"))
-_OPEN_PROMPTS = select(PromptRow).where(PromptRow.game_id == bindparam("game"),
-                                        PromptRow.status == "open").order_by(col(PromptRow.id))
-_BUMP = (update(GameRow).where(col(GameRow.id) == bindparam("gid"), col(GameRow.version) == bindparam("expected"))
-         .values(version=bindparam("next"), updated_at=bindparam("at")))
-_LIVE_GAME_LOCKED = _LIVE_GAME.with_for_update()
-_ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:space, hashtext(:name))")
-_SAVE_SNAPSHOT = (update(SnapshotRow).where(col(SnapshotRow.game_id) == bindparam("gid"))
-                  .values(version=bindparam("v"), state=bindparam("text")))
-# One statement appends a log row numbered after the game's last: the max(seq) read and the insert in one round trip.
-_APPEND_ACTION = insert(SQLModel.metadata.tables["actions"]).from_select(
-    ["game_id", "seq", "seat", "author_id", "notation", "summary", "version", "undone", "at"],
-    sa_select(bindparam("game", type_=Integer), func.coalesce(func.max(ActionRow.seq), 0) + 1,
-              bindparam("seat", type_=Integer), bindparam("author", type_=String), bindparam("notation", type_=String),
-              bindparam("summary", type_=String), bindparam("version", type_=Integer),
-              bindparam("undone", type_=Boolean), bindparam("at", type_=UTCTime))
-    .where(col(ActionRow.game_id) == bindparam("game", type_=Integer)))
-_ADD_OUTBOX = insert(OutboxRow).returning(col(OutboxRow.id), sort_by_parameter_order=True)
+class StaleVersion(Exception):
+    """A game's stored version is no longer the one this transaction read: another command changed the game."""
+
+
+M = TypeVar("M", bound=SQLModel)
+
+
+def _columns(table: str) -> tuple[str, ...]:
+    """A table's column names, in the schema's order."""
+    return tuple(column.name for column in SQLModel.metadata.tables[table].columns)
+
+
+GAME_COLUMNS, SEAT_COLUMNS, PROMPT_COLUMNS, OUTBOX_COLUMNS = (
+    _columns("games"), _columns("seats"), _columns("prompts"), _columns("outbox"))
+_LIVE = "status IN ('lobby', 'active')"
+
+
+def _listed(columns: Sequence[str], alias: str = "") -> str:
+    """Columns as a SELECT lists them ("key" quoted: a keyword in some dialects)."""
+    return ", ".join(f'{alias}"{name}"' if name == "key" else f"{alias}{name}" for name in columns)
+
+
+def _game_query(where: str) -> str:
+    """A game's row with its seats (one row per seat, or one with empty seat columns when it has none)."""
+    return (f"SELECT {_listed(GAME_COLUMNS, 'g.')}, {_listed(SEAT_COLUMNS[:1] + SEAT_COLUMNS[2:], 's.')} "
+            f"FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE {where} ORDER BY s.seat")
+
+
+def _insert(table: str, columns: Sequence[str], rows: int = 1) -> str:
+    """An INSERT of `rows` rows (parameters named column_0, column_1, ...) that returns their ids."""
+    values = ", ".join("(" + ", ".join(f":{name}_{i}" for name in columns) + ")" for i in range(rows))
+    return f"INSERT INTO {table} ({_listed(columns)}) VALUES {values} RETURNING id"
+
+
+# The command path's statements, written once with :name parameters (translated for drivers that want %(name)s).
+SQL = {
+    "live_game": _game_query(f"g.guild_id = :guild AND g.channel_id = :channel AND g.{_LIVE}"),
+    "game": _game_query("g.id = :id"),
+    "latest_game": _game_query("g.id = (SELECT max(id) FROM games WHERE guild_id = :guild AND channel_id = :channel "
+                               "AND status = :status)"),
+    "games": f"SELECT {_listed(GAME_COLUMNS)} FROM games ORDER BY id",
+    "games_with": f"SELECT {_listed(GAME_COLUMNS)} FROM games WHERE status = :status ORDER BY id",
+    # PostgreSQL: locks taken in statements of their own before a game is read, so that the read's snapshot comes
+    # after every transaction that held them has committed (a lock waited for inside the read would not be).
+    "lock_channel": "SELECT pg_advisory_xact_lock(:space, hashtext(:name))",
+    "lock_live_game": f"SELECT id FROM games WHERE guild_id = :guild AND channel_id = :channel AND {_LIVE} FOR UPDATE",
+    "lock_game": "SELECT id FROM games WHERE id = :id FOR UPDATE",
+    "lock_prompt_game": "SELECT id FROM games WHERE id = (SELECT game_id FROM prompts WHERE id = :id) FOR UPDATE",
+    "add_game": _insert("games", GAME_COLUMNS[1:]),
+    "save_game": ("UPDATE games SET status = :status, options = :options, host_id = :host_id, version = :version, "
+                  "updated_at = :updated_at WHERE id = :id AND version = :expected"),
+    "bump_version": "UPDATE games SET version = :next, updated_at = :at WHERE id = :id AND version = :expected",
+    "seats": f"SELECT {_listed(SEAT_COLUMNS)} FROM seats WHERE game_id = :game ORDER BY seat",
+    "add_seat": _insert("seats", SEAT_COLUMNS[1:]),
+    "save_seat": "UPDATE seats SET seat = :seat, user_id = :user_id, name = :name WHERE id = :id",
+    "drop_seat": "DELETE FROM seats WHERE game_id = :game AND user_id = :user_id",
+    # One statement appends a log row numbered after the game's last: the max(seq) read and the insert together.
+    "append_action": ("INSERT INTO actions (game_id, seq, seat, author_id, notation, summary, version, undone, at) "
+                      "SELECT :game, coalesce(max(seq), 0) + 1, :seat, :author, :notation, :summary, :version, "
+                      ":undone, :at FROM actions WHERE game_id = :game"),
+    "last_seq": "SELECT max(seq) FROM actions WHERE game_id = :game",
+    "snapshot": "SELECT state FROM snapshots WHERE game_id = :game",
+    "save_snapshot": "UPDATE snapshots SET version = :version, state = :state WHERE game_id = :game",
+    "add_snapshot": "INSERT INTO snapshots (game_id, version, state) VALUES (:game, :version, :state)",
+    "open_prompts": (f"SELECT {_listed(PROMPT_COLUMNS)} FROM prompts WHERE game_id = :game AND status = 'open' "
+                     "ORDER BY id"),
+    "live_game_prompts": (f"SELECT {_listed(PROMPT_COLUMNS)} FROM prompts WHERE game_id = (SELECT id FROM games "
+                          f"WHERE guild_id = :guild AND channel_id = :channel AND {_LIVE}) AND status = 'open' "
+                          "ORDER BY id"),
+    "game_prompts": (f"SELECT {_listed(PROMPT_COLUMNS)} FROM prompts WHERE game_id = :id AND status = 'open' "
+                     "ORDER BY id"),
+    "open_prompts_of": (f"SELECT {_listed(PROMPT_COLUMNS)} FROM prompts WHERE game_id = :game AND status = 'open' "
+                        "AND kind = :kind ORDER BY id"),
+    "prompt": f"SELECT {_listed(PROMPT_COLUMNS)} FROM prompts WHERE id = :id",
+    "add_prompt": _insert("prompts", PROMPT_COLUMNS[1:]),
+    "save_prompt": ('UPDATE prompts SET seat = :seat, "key" = :key, deadline = :deadline, payload = :payload, '
+                    "status = :status, answer = :answer WHERE id = :id"),
+    "due_games": ("SELECT DISTINCT p.game_id, g.guild_id FROM prompts p JOIN games g ON g.id = p.game_id "
+                  "WHERE p.status = 'open' AND p.deadline <= :moment"),
+}
+_TIMES = {"created_at", "updated_at", "deadline", "next_attempt_at", "sent_at", "at"}
+
+
+class Driver:
+    """One database driver as the command path speaks to it: the statements in its parameter style, its conversion
+    of times (SQLAlchemy's own, as the columns' type does it), and how it runs several statements at once."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        configure_mappers()  # rows are made without a session (made), which needs the mapped classes ready
+        self.sqlite = dialect.name == "sqlite"
+        self.named = dialect.paramstyle in ("named", "qmark")  # sqlite3 takes :name whatever its default style
+        self.sql = {name: self.style(statement) for name, statement in SQL.items()}
+        self.error: type[Exception] = dialect.loaded_dbapi.Error
+        time = UTCTime().dialect_impl(dialect)
+        self.bind_time: Callable[[Any], Any] = time.bind_processor(dialect) or (lambda value: value)
+        self.read_time: Callable[[Any], Any] = time.result_processor(dialect, None) or (lambda value: value)
+        self.pipeline = not self.sqlite and _pipelines(dialect)
+        self._outbox: dict[int, str] = {}
+
+    def style(self, statement: str) -> str:
+        """A statement in the driver's parameter style."""
+        return statement if self.named else re.sub(r"(?<![:\w]):(\w+)", r"%(\1)s", statement)
+
+    def outbox_insert(self, rows: int) -> str:
+        """The INSERT of `rows` outbox rows (made once per count)."""
+        if rows not in self._outbox:
+            self._outbox[rows] = self.style(_insert("outbox", OUTBOX_COLUMNS[1:], rows))
+        return self._outbox[rows]
+
+    def bind(self, values: dict[str, Any]) -> dict[str, Any]:
+        """Column values as the driver takes them (times converted as the columns' type does)."""
+        return {k: self.bind_time(v) if k in _TIMES else v for k, v in values.items()}
+
+    def numbered(self, rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> dict[str, Any]:
+        """Rows' values as the parameters of one INSERT of them all (column_0, column_1, ...), times converted."""
+        return {f"{name}_{i}": self.bind_time(row[name]) if name in _TIMES else row[name]
+                for i, row in enumerate(rows) for name in columns}
+
+    def read(self, model: type[M], columns: Sequence[str], values: Sequence[Any]) -> M:
+        """A row read by the driver as a model object that no session knows (times converted back)."""
+        return made(model, {k: self.read_time(v) if k in _TIMES else v for k, v in zip(columns, values, strict=True)})
+
+
+def _pipelines(dialect: Dialect) -> bool:
+    """Whether the driver sends several statements in one round trip (psycopg's pipeline mode, libpq 14 and later)."""
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - only psycopg is supported for PostgreSQL
+        return False
+    return dialect.driver == "psycopg" and psycopg.Pipeline.is_supported()
+
+
+def made(model: type[M], values: dict[str, Any]) -> M:
+    """A model object with these column values, made as SQLAlchemy makes a loaded one (no validation), in no session:
+    what a command changes in it is written by the store's own statements."""
+    row: M = manager_of_class(model).new_instance()
+    row.__dict__.update(values)
+    return row
+
+
+def _outbox_defaults() -> dict[str, Any]:
+    """The values an outbox row gets for the columns a caller leaves out."""
+    moment = now()
+    return {"game_id": None, "recipient": None, "payload": "{}", "image": None, "status": "pending", "attempts": 0,
+            "next_attempt_at": moment, "last_error": "", "created_at": moment, "sent_at": None}
+
+
+def _dumped(state: dict[str, Any]) -> str:
+    """A state as the snapshots store it."""
+    return json.dumps(state, separators=(",", ":"), sort_keys=True)
+
+
+Batch = list[tuple[str, dict[str, Any]]]
+WRITES = ("log", "states", "games", "prompts")  # the kinds of writes that wait (Tx._pending)
 
 
 class Store:
@@ -314,18 +447,18 @@ class Store:
     def __init__(self, url: str = DEFAULT_URL) -> None:
         self.url = url
         self.engine = make_engine(url)
+        self.driver = Driver(self.engine.dialect)
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
         """One unit of work: committed when the block ends, rolled back if it raises."""
-        with Session(self.engine, expire_on_commit=False) as session:
-            tx = Tx(session, self.url.startswith("sqlite"))
+        with self.engine.connect() as connection, connection.begin():
+            tx = Tx(connection, self.driver)
             try:
                 yield tx
-                session.commit()
-            except BaseException:
-                session.rollback()
-                raise
+                tx.finish()
+            finally:
+                tx.close()
         for callback in tx.after_commit:
             callback()
 
@@ -380,98 +513,249 @@ class Store:
 
 
 class Tx:
-    """The queries of one transaction."""
+    """The queries of one transaction.
 
-    def __init__(self, session: Session, sqlite: bool) -> None:
-        self.session = session
-        self.sqlite = sqlite
+    What every command does (its game with the seats, the snapshot, the log, the open decisions, the outbox) runs in
+    the driver's own SQL on the transaction's connection, with no ORM in between: rows come back as model objects no
+    session knows, and what a command changes is written by the store's own statements. Writes that need no answer
+    at once (log rows, the snapshot and version, changed game rows and prompts) wait for the next read, the outbox
+    or the commit, and then go together (on PostgreSQL in one round trip). The rarely-run paths (the log read back,
+    the sender's outbox, leases, recipients, settings) use an ORM session on the same connection, opened on first use.
+    """
+
+    def __init__(self, connection: Connection, driver: Driver) -> None:
+        self.connection = connection
+        self.driver = driver
+        self.sqlite = driver.sqlite
         self.after_commit: list[Callable[[], None]] = []  # run only once the transaction has committed
+        self._dbapi: Any = connection.connection.driver_connection
+        self._session: Session | None = None
+        self._log: list[dict[str, Any]] = []  # log rows to append, in order
+        self._states: dict[int, tuple[int, Callable[[], dict[str, Any]]]] = {}  # game id -> (version, its state)
+        self._games: dict[int, tuple[GameRow, int]] = {}  # game rows to write back, with the version they were read at
+        self._prompts: dict[int, PromptRow] = {}  # changed prompts by id
+        self._seats: dict[int, list[SeatRow]] = {}  # seats read with their game in this transaction
+        self._prefetched: dict[int, list[PromptRow]] = {}  # open prompts read with their game (PostgreSQL)
+
+    # running statements
+    @property
+    def session(self) -> Session:
+        """The ORM session of this transaction, opened on first use; what waits to be written is written first."""
+        if self._waiting():
+            self._write()
+        if self._session is None:
+            self._session = Session(bind=self.connection, expire_on_commit=False)
+        return self._session
+
+    def _waiting(self) -> bool:
+        """Whether writes wait to be sent."""
+        return bool(self._log or self._states or self._games or self._prompts)
+
+    def _run(self, batch: Batch) -> list[Any]:
+        """Execute statements in order, returning their cursors; on PostgreSQL in one round trip."""
+        try:
+            if not self.driver.pipeline or len(batch) < 2:
+                return [self._dbapi.execute(sql, params) for sql, params in batch]
+            with self._dbapi.pipeline():
+                cursors = [self._dbapi.execute(sql, params) for sql, params in batch]
+            return cursors
+        except self.driver.error as exc:
+            raise DBAPIError.instance("; ".join(sql for sql, _ in batch), None, exc, self.driver.error) from exc
+
+    def _query(self, statements: Batch, after: Collection[str] = WRITES) -> list[Any]:
+        """Run statements (with the session's changes and the waiting writes of the kinds named sent first, in the
+        same round trip); returns their cursors."""
+        if self._session is not None:
+            self._session.flush()
+        batch = self._pending(after)
+        return self._sent([*batch, *statements])[len(batch):]
+
+    def _fetch(self, name: str, params: dict[str, Any], locks: Batch | None = None,
+               after: Collection[str] = WRITES) -> list[Any]:
+        """The rows of one named statement, sent after the locks given and the waiting writes of the kinds named."""
+        return list(self._query([*(locks or []), (self.driver.sql[name], params)], after)[-1].fetchall())
+
+    def _execute(self, name: str, params: dict[str, Any]) -> Any:
+        """Run one named statement after every waiting write; returns its cursor."""
+        return self._query([(self.driver.sql[name], params)])[-1]
+
+    def _write(self) -> None:
+        """Send every waiting write now."""
+        self._sent(self._pending())
+
+    def _pending(self, kinds: Collection[str] = WRITES) -> Batch:
+        """The waiting writes of these kinds as statements, in order (log rows, snapshots, game rows, prompts); they
+        are no longer waiting once taken (_sent checks what they did)."""
+        sql, bind = self.driver.sql, self.driver.bind
+        batch: Batch = []
+        if "log" in kinds:
+            batch += [(sql["append_action"], bind(row)) for row in self._log]
+            self._log = []
+        if "states" in kinds:
+            batch += [(sql["save_snapshot"], {"game": game_id, "version": version, "state": _dumped(state())})
+                      for game_id, (version, state) in self._states.items()]
+            self._states = {}
+        if "games" in kinds:
+            batch += [(sql["save_game"], bind({"id": row.id, "status": row.status, "options": row.options,
+                                               "host_id": row.host_id, "version": row.version,
+                                               "updated_at": row.updated_at, "expected": expected}))
+                      for row, expected in self._games.values()]
+            self._games = {}
+        if "prompts" in kinds:
+            batch += [(sql["save_prompt"], bind({"id": p.id, "seat": p.seat, "key": p.key, "deadline": p.deadline,
+                                                 "payload": p.payload, "status": p.status, "answer": p.answer}))
+                      for p in self._prompts.values()]
+            self._prompts = {}
+        return batch
+
+    def _sent(self, batch: Batch) -> list[Any]:
+        """Run a batch that may begin with waiting writes, and check what those did: a snapshot not yet stored is
+        inserted, and a game row whose version moved meanwhile raises StaleVersion."""
+        cursors = self._run(batch)
+        sql = self.driver.sql
+        for (statement, params), cursor in zip(batch, cursors, strict=True):
+            if statement is sql["save_snapshot"] and cursor.rowcount == 0:
+                self._run([(sql["add_snapshot"], params)])
+            elif statement is sql["save_game"] and cursor.rowcount != 1:
+                raise StaleVersion(f"game {params['id']} is no longer at version {params['expected']}")
+        return cursors
+
+    def finish(self) -> None:
+        """Write everything still waiting (just before the commit)."""
+        if self._session is not None:
+            self._session.flush()
+        if self._waiting():
+            self._write()
+
+    def close(self) -> None:
+        """Close the ORM session, if one was opened."""
+        if self._session is not None:
+            self._session.close()
 
     # games
     def live_game(self, guild_id: str, channel_id: str) -> GameRow | None:
         """The lobby or running game of a channel, locked for this transaction; so is the channel itself, even
         when it has no game (PostgreSQL: an advisory lock, so a second `new` waits and then finds the first's)."""
-        if self.sqlite:
-            return self.session.exec(_LIVE_GAME, params={"guild": guild_id, "channel": channel_id}).first()
-        self._lock(CHANNEL_LOCK, f"{guild_id}/{channel_id}")
-        return self.session.exec(_LIVE_GAME_LOCKED, params={"guild": guild_id, "channel": channel_id}).first()
+        where: dict[str, Any] = {"guild": guild_id, "channel": channel_id}
+        channel: dict[str, Any] = {"space": CHANNEL_LOCK, "name": f"{guild_id}/{channel_id}"}
+        locks = None if self.sqlite else [(self.driver.sql["lock_channel"], channel),
+                                          (self.driver.sql["lock_live_game"], where)]
+        return self._game("live_game", where, locks, prompts="live_game_prompts")
 
     def game(self, game_id: int) -> GameRow | None:
         """A game by id, locked for this transaction."""
-        query = select(GameRow).where(GameRow.id == game_id)
-        if not self.sqlite:
-            query = query.with_for_update()
-        return self.session.exec(query).first()
+        locks = None if self.sqlite else [(self.driver.sql["lock_game"], {"id": game_id})]
+        return self._game("game", {"id": game_id}, locks, prompts="game_prompts")
+
+    def _game(self, name: str, params: dict[str, Any], locks: Batch | None = None,
+              prompts: str = "") -> GameRow | None:
+        """A game read with its seats (kept for seats()); on PostgreSQL, with the named statement reading its open
+        prompts in the same round trip (kept for open_prompts())."""
+        sql = self.driver.sql
+        wanted = [*(locks or []), (sql[name], params)]
+        with_prompts = bool(prompts) and self.driver.pipeline
+        cursors = self._query([*wanted, (sql[prompts], params)] if with_prompts else wanted)
+        rows = cursors[len(wanted) - 1].fetchall()
+        if not rows:
+            return None
+        width = len(GAME_COLUMNS)
+        game = self.driver.read(GameRow, GAME_COLUMNS, rows[0][:width])
+        assert game.id is not None
+        self._seats[game.id] = [made(SeatRow, {"id": r[width], "game_id": game.id, "seat": r[width + 1],
+                                               "user_id": r[width + 2], "name": r[width + 3]})
+                                for r in rows if r[width] is not None]
+        if with_prompts:
+            self._prefetched[game.id] = [self.driver.read(PromptRow, PROMPT_COLUMNS, r) for r in cursors[-1]]
+        return game
 
     def _lock(self, space: int, name: str) -> None:
         """PostgreSQL: wait for, then hold until the end of this transaction, the advisory lock on a name (SQLite's
         transactions already hold the whole file)."""
         if not self.sqlite:
-            self.session.execute(_ADVISORY_LOCK, {"space": space, "name": name})
+            self._execute("lock_channel", {"space": space, "name": name})
 
     def latest_game(self, guild_id: str, channel_id: str, status: str) -> GameRow | None:
         """The most recent game of a channel with this status."""
-        query = select(GameRow).where(
-            GameRow.guild_id == guild_id, GameRow.channel_id == channel_id, GameRow.status == status
-        ).order_by(col(GameRow.id).desc())
-        return self.session.exec(query).first()
+        return self._game("latest_game", {"guild": guild_id, "channel": channel_id, "status": status})
 
     def games(self, status: str | None = None) -> list[GameRow]:
         """Every game, or those with one status."""
-        query = select(GameRow).order_by(col(GameRow.id))
-        if status:
-            query = query.where(GameRow.status == status)
-        return list(self.session.exec(query))
+        rows = self._fetch("games_with", {"status": status}) if status else self._fetch("games", {})
+        return [self.driver.read(GameRow, GAME_COLUMNS, row) for row in rows]
 
     def add_game(self, row: GameRow) -> GameRow:
         """Insert a new game and return it with its id."""
-        self.session.add(row)
-        self.session.flush()
+        values = self.driver.numbered([{name: getattr(row, name) for name in GAME_COLUMNS[1:]}], GAME_COLUMNS[1:])
+        [(row.id,)] = self._fetch("add_game", values)
+        self._seats[row.id] = []
         return row
 
     def set_status(self, game: GameRow, status: str) -> None:
-        """Change a game's status."""
+        """Change a game's status (and store whatever else of its row changed: options, host)."""
         game.status = status
         game.updated_at = now()
-        self.session.add(game)
-        self.session.flush()
+        self._stage(game)
+
+    def _stage(self, game: GameRow) -> None:
+        """Write a game's row back with the next writes, if its version is still the one first seen."""
+        assert game.id is not None
+        staged = self._games.get(game.id)
+        self._games[game.id] = (game, staged[1] if staged else game.version)
+
+    def save_state(self, game: GameRow, state: Callable[[], dict[str, Any]]) -> None:
+        """Advance a game's version and store its new state (state() gives its JSON data, made only if it is still
+        the game's state when the writes go) with the next writes; raises StaleVersion then if the stored version is
+        no longer the one this transaction read (the optimistic check behind the locks)."""
+        assert game.id is not None
+        self._stage(game)
+        game.version += 1
+        game.updated_at = now()
+        self._states[game.id] = (game.version, state)
 
     def bump_version(self, game: GameRow) -> bool:
-        """Advance the version if nobody else did (optimistic check); False when the table changed."""
+        """Advance the version now if nobody else did (optimistic check); False when the table changed."""
         expected = game.version
-        result = self.session.execute(_BUMP, {"gid": game.id, "expected": expected, "next": expected + 1,
-                                              "at": now()})
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        cursor = self._execute("bump_version", self.driver.bind({"id": game.id, "expected": expected,
+                                                                 "next": expected + 1, "at": now()}))
+        if cursor.rowcount != 1:
             return False
-        # Record the new version as already stored: set plainly, the ORM would write it again at the flush.
-        set_committed_value(game, "version", expected + 1)
+        game.version = expected + 1
         return True
 
     # seats
     def seats(self, game_id: int) -> list[SeatRow]:
         """A game's seats in clockwise order."""
-        return list(self.session.exec(_SEATS, params={"game": game_id}))
+        if game_id not in self._seats:
+            self._seats[game_id] = [made(SeatRow, dict(zip(SEAT_COLUMNS, row, strict=True)))
+                                    for row in self._fetch("seats", {"game": game_id}, after=())]
+        return list(self._seats[game_id])
 
     def add_seat(self, game_id: int, user_id: str, name: str) -> SeatRow:
         """Seat a player at the next free seat."""
         row = SeatRow(game_id=game_id, seat=len(self.seats(game_id)), user_id=user_id, name=name)
-        self.session.add(row)
-        self.session.flush()
+        [(row.id,)] = self._fetch("add_seat", {"game_id_0": game_id, "seat_0": row.seat, "user_id_0": user_id,
+                                               "name_0": name})
+        self._seats[game_id].append(row)
         return row
 
     def remove_seat(self, game_id: int, user_id: str) -> None:
         """Take a player out of a lobby and close the gap in the seat numbers."""
-        self.session.execute(delete(SeatRow).where(col(SeatRow.game_id) == game_id, col(SeatRow.user_id) == user_id))
+        self._execute("drop_seat", {"game": game_id, "user_id": user_id})
+        self._seats.pop(game_id, None)
         for i, row in enumerate(self.seats(game_id)):
-            row.seat = i
-            self.session.add(row)
-        self.session.flush()
+            if row.seat != i:
+                row.seat = i
+                self._save_seat(row)
 
     def reassign_seat(self, seat: SeatRow, user_id: str, name: str) -> None:
         """Give a seat to another person."""
         seat.user_id, seat.name = user_id, name
-        self.session.add(seat)
-        self.session.flush()
+        self._save_seat(seat)
+        self._seats.pop(seat.game_id, None)
+
+    def _save_seat(self, row: SeatRow) -> None:
+        """Write a seat row back."""
+        self._execute("save_seat", {"id": row.id, "seat": row.seat, "user_id": row.user_id, "name": row.name})
 
     # log and snapshot
     def actions(self, game_id: int, *, include_undone: bool = False) -> list[ActionRow]:
@@ -499,15 +783,14 @@ class Tx:
         return list(reversed(list(self.session.exec(query))))
 
     def append_action(self, game: GameRow, seat: int, author_id: str, notation: str, summary: str) -> None:
-        """Append an accepted action to the log, stamped with the version it applied to."""
+        """Append an accepted action to the log (with the next writes), stamped with the version it applied to."""
         assert game.id is not None
-        self.session.execute(_APPEND_ACTION, {"game": game.id, "seat": seat, "author": author_id, "notation": notation,
-                                              "summary": summary, "version": game.version, "undone": False,
-                                              "at": now()})
+        self._log.append({"game": game.id, "seat": seat, "author": author_id, "notation": notation,
+                          "summary": summary, "version": game.version, "undone": False, "at": now()})
 
     def action_count(self, game_id: int) -> int:
         """How many actions a game's log holds (undone ones included): a number that grows with every action."""
-        return int(self.session.exec(_LAST_SEQ, params={"game": game_id}).one() or 0)
+        return int(self._fetch("last_seq", {"game": game_id}, after=("log",))[0][0] or 0)
 
     def mark_undone(self, row: ActionRow) -> None:
         """Take an action out of the live log (kept for the record)."""
@@ -516,61 +799,63 @@ class Tx:
 
     def snapshot(self, game_id: int) -> dict[str, Any] | None:
         """The stored current state of a game."""
-        row = self.session.get(SnapshotRow, game_id)
-        return None if row is None else dict(json.loads(row.state))
+        rows = self._fetch("snapshot", {"game": game_id}, after=("states",))
+        return dict(json.loads(rows[0][0])) if rows else None
 
     def save_snapshot(self, game_id: int, version: int, state: dict[str, Any]) -> None:
-        """Store the current state of a game."""
-        text = json.dumps(state, separators=(",", ":"), sort_keys=True)
-        result = self.session.execute(_SAVE_SNAPSHOT, {"gid": game_id, "v": version, "text": text})
-        if result.rowcount != 1:  # type: ignore[attr-defined]
-            self.session.add(SnapshotRow(game_id=game_id, version=version, state=text))
-            self.session.flush()
+        """Store the current state of a game (with the next writes)."""
+        self._states[game_id] = (version, lambda: state)
 
     # prompts
     def open_prompts(self, game_id: int, kind: str | None = None) -> list[PromptRow]:
-        """A game's open prompts, oldest first."""
-        if not kind:
-            return list(self.session.exec(_OPEN_PROMPTS, params={"game": game_id}))
-        query = select(PromptRow).where(PromptRow.game_id == game_id, PromptRow.status == "open",
-                                        PromptRow.kind == kind)
-        return list(self.session.exec(query.order_by(col(PromptRow.id))))
+        """A game's open prompts, oldest first (the first time, those read with the game if they were)."""
+        if not kind and game_id in self._prefetched:
+            return self._prefetched.pop(game_id)
+        if kind:
+            rows = self._fetch("open_prompts_of", {"game": game_id, "kind": kind}, after=("prompts",))
+        else:
+            rows = self._fetch("open_prompts", {"game": game_id}, after=("prompts",))
+        return [self.driver.read(PromptRow, PROMPT_COLUMNS, row) for row in rows]
 
     def prompt(self, prompt_id: int) -> PromptRow | None:
         """A prompt by id, read (on PostgreSQL) once its game is locked for this transaction: a command in flight on
         the game has committed by then, and what it did to the prompt is seen."""
-        row = self.session.get(PromptRow, prompt_id)
-        if row is None or self.sqlite:
-            return row
-        self.game(row.game_id)
-        return self.session.get(PromptRow, prompt_id, populate_existing=True)
+        locks = None if self.sqlite else [(self.driver.sql["lock_prompt_game"], {"id": prompt_id})]
+        rows = self._fetch("prompt", {"id": prompt_id}, locks, after=("prompts",))
+        return self.driver.read(PromptRow, PROMPT_COLUMNS, rows[0]) if rows else None
 
     def add_prompt(self, row: PromptRow) -> PromptRow:
         """Open a prompt."""
-        self.session.add(row)
-        self.session.flush()
+        values = self.driver.numbered([{name: getattr(row, name) for name in PROMPT_COLUMNS[1:]}],
+                                      PROMPT_COLUMNS[1:])
+        [(row.id,)] = self._fetch("add_prompt", values, after=())
+        self._prefetched.pop(row.game_id, None)
         return row
 
     def save_prompt(self, row: PromptRow) -> None:
-        """Store a changed prompt (written at the next flush or the commit)."""
-        self.session.add(row)
+        """Store a changed prompt (written with the next writes)."""
+        assert row.id is not None
+        self._prompts[row.id] = row
+        self._prefetched.pop(row.game_id, None)
 
     def due_game_ids(self, moment: datetime, shards: ShardSet | None = None) -> list[int]:
         """Games (on these shards, or anywhere) with an open prompt whose deadline has passed."""
-        query = (select(PromptRow.game_id, GameRow.guild_id).join(GameRow, col(GameRow.id) == PromptRow.game_id)
-                 .where(PromptRow.status == "open", PromptRow.deadline <= moment).distinct())
-        return sorted(game_id for game_id, guild_id in self.session.exec(query)
-                      if shards is None or shards.covers(guild_id))
+        rows = self._fetch("due_games", {"moment": self.driver.bind_time(moment)})
+        return sorted(game_id for game_id, guild_id in rows if shards is None or shards.covers(guild_id))
 
     # outbox
     def add_outbox(self, rows: list[dict[str, Any]]) -> list[OutboxRow]:
-        """Queue messages (OutboxRow fields as dicts) to send once this transaction commits, in one INSERT; returns
-        them as rows with their ids."""
+        """Queue messages (OutboxRow fields as dicts; left out: their defaults) to send once this transaction
+        commits, in one INSERT sent with the writes that wait; returns them as rows with their ids."""
         if not rows:
             return []
-        rows = [{**row, "shard_key": guild_key(row["guild_id"])} for row in rows]
-        ids = self.session.execute(_ADD_OUTBOX, rows).scalars().all()
-        return [OutboxRow.model_construct(id=row_id, **row) for row_id, row in zip(ids, rows, strict=True)]
+        full = [{**_outbox_defaults(), **row, "shard_key": guild_key(row["guild_id"])} for row in rows]
+        params = self.driver.numbered(full, OUTBOX_COLUMNS[1:])
+        inserted = self._query([(self.driver.outbox_insert(len(full)), params)])[-1]
+        # One statement numbers its rows in the order given (SQLite: max + 1 as each is inserted; PostgreSQL: the
+        # id sequence, row by row); RETURNING's own order is not promised, so the ids are sorted.
+        ids = sorted(row_id for (row_id,) in inserted.fetchall())
+        return [OutboxRow.model_construct(id=row_id, **row) for row_id, row in zip(ids, full, strict=True)]
 
     def last_outbox_id(self) -> int:
         """The id of the newest queued message (0 when there is none)."""
@@ -639,5 +924,5 @@ class Tx:
         self.session.merge(row)
 
     def execute_raw(self, sql: str) -> Any:
-        """Run a literal SQL statement (used by maintenance commands and tests)."""
+        """Run a literal SQL statement (used by maintenance commands and tests), after every waiting write."""
         return self.session.execute(text(sql))

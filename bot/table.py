@@ -20,7 +20,7 @@ from typing import Any
 from bot import clocks, describe, export, games
 from bot.clocks import Clock
 from bot.games import GameEntry, OptionError
-from bot.store import ActionRow, GameRow, OutboxRow, PromptRow, SeatRow, ShardSet, Store, Tx, aware, now
+from bot.store import ActionRow, GameRow, OutboxRow, PromptRow, SeatRow, ShardSet, StaleVersion, Store, Tx, aware, now
 from engine import standin
 from engine.core import (
     REACTION,
@@ -51,6 +51,7 @@ REPEAT = re.compile(r"^(?P<action>.*\S)\s+[x×](?P<times>\d+)$", re.IGNORECASE)
 MAX_BACKOFF_SECONDS = 600
 OUTBOX_BATCH = 200  # the most queued messages read at once
 DM_RETRY = timedelta(hours=24)  # a user whose DMs were refused is not tried again for this long
+CHANGED = "The table changed while your command was applied; nothing was changed."
 
 
 @dataclass(frozen=True)
@@ -272,6 +273,8 @@ class Table:
                 outcome.outbox = tx.add_outbox(outbox_rows(outcome))
         except (TableError, EngineError) as exc:
             return Outcome(False, _error_text(exc), where=command.where)
+        except StaleVersion:  # the optimistic check behind the locks: the game moved on while this command ran
+            return Outcome(False, CHANGED, where=command.where)
         return outcome
 
     def export(self, command: Command) -> Outcome:
@@ -397,9 +400,7 @@ class Table:
         state = entry.engine.setup([s.name for s in seats], row.seed, entry.engine_options(options))
         row.options = json.dumps(options | {"names": [s.name for s in seats]}, sort_keys=True)
         tx.set_status(row, "active")
-        tx.save_snapshot(row.id, row.version + 1, entry.engine.to_json(state))
-        if not tx.bump_version(row):
-            raise TableChanged("The table changed while starting; try again.")
+        tx.save_state(row, lambda: entry.engine.to_json(state))
         game = Loaded(row, seats, entry, state)
         started: list[Event | str] = [f"The {entry.title} game starts (seed {row.seed})."]
         started += self._settle(tx, game)
@@ -722,9 +723,8 @@ class Table:
         public = [e.text for e in events if e.public]
         summary = game.engine.public_notation(action) + (": " + " ".join(public) if public else "")
         tx.append_action(game.row, seat, author, game.engine.format(action), summary)
-        tx.save_snapshot(game.id, game.row.version + 1, game.engine.to_json(new_state))
-        if not tx.bump_version(game.row):
-            raise TableChanged("The table changed while your command was applied; nothing was changed.")
+        engine = game.engine
+        tx.save_state(game.row, lambda: engine.to_json(new_state))  # stored once, with the command's last state
         game.state = new_state
         return events
 
@@ -1231,9 +1231,7 @@ class Table:
                              "undone.")
         for row in taken:
             tx.mark_undone(row)
-        tx.save_snapshot(game.id, game.row.version + 1, game.engine.to_json(before))
-        if not tx.bump_version(game.row):
-            raise TableChanged("The table changed while undoing; nothing was changed.")
+        tx.save_state(game.row, lambda: game.engine.to_json(before))
         game.state = before
         outcome = self._after_change(tx, game, moment, [f"{cmd.who.name} takes back '{taken[0].notation}'."])
         outcome.reply = "Undone."
@@ -1258,8 +1256,7 @@ class Table:
             if game.engine.to_json(replayed) == game.engine.to_json(game.state):
                 return "same", f"{len(tx.actions(game.id))} actions replay to the stored state"
             if write:
-                tx.save_snapshot(game.id, row.version + 1, game.engine.to_json(replayed))
-                tx.bump_version(row)
+                tx.save_state(row, lambda: game.engine.to_json(replayed))
             return "differs", "the replayed state differs from the stored one" + (" (replay stored)" if write else "")
 
     def game_ids(self) -> list[int]:
