@@ -14,14 +14,14 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import _lru_cache_wrapper, cache, lru_cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImagePalette
 
 from engine.core import Scoreboard
 
 if TYPE_CHECKING:
-    from PIL._imaging import ImagingCore
+    from PIL._imaging import ImagingCore, ImagingDraw
 
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -260,13 +260,19 @@ def _distance(a: RGB, b: RGB) -> int:
 
 
 class Pen(ImageDraw.ImageDraw):
-    """An ImageDraw on an index image that takes RGB colours, giving each its own palette entry (see Palette)."""
+    """An ImageDraw on an index image that takes RGB colours, giving each its own palette entry (see Palette).
 
-    def __init__(self, image: Image.Image, colours: Palette | None = None) -> None:
+    With an origin, the image stands for the part of a larger one from that corner on: the pen takes the larger
+    image's coordinates (see _Moved). Not for thick polygon outlines (Pillow masks them unmoved; use outline)."""
+
+    def __init__(self, image: Image.Image, colours: Palette | None = None, origin: tuple[int, int] = (0, 0)) -> None:
         super().__init__(image)
         self.image = image
         self.colours = Palette() if colours is None else colours
         self.palette = self.colours
+        self.origin = origin
+        if origin != (0, 0):
+            self.draw = cast("ImagingDraw", _Moved(self.draw, origin))
 
     def rounded_rectangle(self, xy: Any, radius: float = 0, fill: Any = None, outline: Any = None, width: int = 1, *,
                           corners: tuple[bool, bool, bool, bool] | None = None) -> None:
@@ -284,6 +290,36 @@ class Pen(ImageDraw.ImageDraw):
         tile, mask = _rounded_shape(shape, radius, fill_ink is not None, outlined, width, corners, margin)
         colours = [0, fill_ink or 0, ink or 0, *[0] * 253]
         _blit(self, (left, top, left + tile.size[0], top + tile.size[1]), tile.point(colours, None), mask)
+
+
+class _Moved:
+    """Pillow's drawing core for a canvas with an origin: the coordinates of every draw_ call are moved by minus
+    the origin. A whole number apart, the moved coordinates are exact, and Pillow rasterises them as it would the
+    larger image's (where a part is drawn at a shift of its own, coordinates close to a whole number can round
+    the other way: Keyflower's hex edges did)."""
+
+    def __init__(self, core: ImagingDraw, origin: tuple[int, int]) -> None:
+        self.core = core
+        self.origin = origin
+
+    def __getattr__(self, name: str) -> Any:
+        """The core's attribute; a drawing call's coordinates (its first argument, see MOVED) moved."""
+        found = getattr(self.core, name)
+        if name not in MOVED:
+            return found
+        return lambda xy, *args: found(_moved(xy, self.origin), *args)
+
+
+MOVED = {"draw_arc", "draw_bitmap", "draw_chord", "draw_ellipse", "draw_lines", "draw_pieslice", "draw_points",
+         "draw_polygon", "draw_rectangle"}  # the core's calls whose first argument is coordinates
+
+
+def _moved(xy: Any, origin: tuple[int, int]) -> list[Any]:
+    """Coordinates (pairs or a flat list) less the origin."""
+    ox, oy = origin
+    if isinstance(xy[0], (tuple, list)):
+        return [(x - ox, y - oy) for x, y in xy]
+    return [v - (oy if i % 2 else ox) for i, v in enumerate(xy)]
 
 
 STAMP_AREA = 40_000  # rounded rectangles up to this many pixels are stamped (bigger ones are mostly fill)
@@ -368,12 +404,23 @@ def blend(back: RGB, ink: RGB, amount: float) -> RGB:
     )
 
 
-def canvas(width: int, height: int, fill: RGB = BACKGROUND, colours: Palette | None = None) -> tuple[Image.Image, Pen]:
+def canvas(width: int, height: int, fill: RGB = BACKGROUND, colours: Palette | None = None,
+           origin: tuple[int, int] = (0, 0)) -> tuple[Image.Image, Pen]:
     """A new index image filled with fill, and the pen that draws on it: with its own palette, or with colours
-    (layers drawn with the palette of the canvas they go into are pasted as they are)."""
+    (layers drawn with the palette of the canvas they go into are pasted as they are); with an origin, the part of
+    a larger image from that corner on, drawn with its coordinates (see Pen)."""
     palette = Palette() if colours is None else colours
     image = Image.new("L", (width, height), palette.getcolor(fill))
-    return image, Pen(image, palette)
+    return image, Pen(image, palette, origin)
+
+
+def stencil(width: int, height: int, origin: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """An empty mask for a layer drawn with an origin (see canvas), and a plain ImageDraw on it that takes the same
+    coordinates: draw a layer's shapes on it in 255 to paste the layer through them alone."""
+    mask = Image.new("L", (width, height), 0)
+    pen = ImageDraw.Draw(mask)
+    pen.draw = cast("ImagingDraw", _Moved(pen.draw, origin))
+    return mask, pen
 
 
 def layer(draw: Pen) -> Layer:
@@ -393,15 +440,21 @@ SAME = list(range(256))  # the lookup table that changes nothing
 
 
 def _blit(draw: Pen, box: Box, tile: ImagingCore, mask: ImagingCore | None) -> None:
-    """Copy tile's indices into the pen's image at box, through mask if given.
+    """Copy tile's indices into the pen's image at box (in the pen's coordinates), through mask if given.
 
     Text and layers go through Pillow's core image calls (crop, point, paste) rather than the Image methods
     wrapping them: the wrappers cost several microseconds each, and a table lays some 700 lines of text.
     """
     if mask is None:
-        draw.image.im.paste(tile, box)
+        draw.image.im.paste(tile, _on_image(draw, box))
     else:
-        draw.image.im.paste(tile, box, mask)
+        draw.image.im.paste(tile, _on_image(draw, box), mask)
+
+
+def _on_image(draw: Pen, box: Box) -> Box:
+    """A box in the pen's coordinates as one in its image's (see the pen's origin)."""
+    ox, oy = draw.origin
+    return box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy
 
 
 def finished(draw: Pen) -> Image.Image:
@@ -499,7 +552,7 @@ def _glyph(line: str, size: int, bold: bool, anchor: str) -> Glyph:
 
 def _lay(draw: Pen, box: Box, glyph: Glyph, ink: RGB) -> None:
     """Lay a line's steps in box over what lies beneath: ink blended with each colour under it, step by step."""
-    under = draw.image.im.crop(box)
+    under = draw.image.im.crop(_on_image(draw, box))
     low, high = under.getextrema()
     if low == high:  # one colour beneath: the common case
         _blit(draw, box, draw.colours.tile(glyph, low, ink), glyph.inked)
@@ -663,15 +716,16 @@ def outline(draw: Pen, points: Sequence[tuple[float, float]], edge: RGB, width: 
 
     (Pillow masks the whole image for a thick polygon outline; on the crop the mask is the polygon's size.)
     """
-    left = max(0, int(min(x for x, _ in points)) - 2)
-    top = max(0, int(min(y for _, y in points)) - 2)
-    right = min(draw.image.width, int(max(x for x, _ in points)) + 3)
-    bottom = min(draw.image.height, int(max(y for _, y in points)) + 3)
+    ox, oy = draw.origin
+    left = max(ox, int(min(x for x, _ in points)) - 2)
+    top = max(oy, int(min(y for _, y in points)) - 2)
+    right = min(ox + draw.image.width, int(max(x for x, _ in points)) + 3)
+    bottom = min(oy + draw.image.height, int(max(y for _, y in points)) + 3)
     if right <= left or bottom <= top:
         return
-    part = draw.image.crop((left, top, right, bottom))
+    part = draw.image.crop(_on_image(draw, (left, top, right, bottom)))
     Pen(part, draw.colours).polygon([(x - left, y - top) for x, y in points], outline=edge, width=width)
-    draw.image.paste(part, (left, top))
+    draw.image.paste(part, (left - ox, top - oy))
 
 
 # --- Pieces --------------------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from PIL import Image
+
 from engine.core import Scoreboard
 from engine.keyflower import keyples as kp
 from engine.keyflower import village as vg
@@ -604,6 +606,29 @@ def _band(r: float) -> int:
     return max(6, int(r * 0.12))
 
 
+def _hex(draw: d.Pen, cx: float, cy: float, r: float, tile_id: str, up: bool, title: str) -> None:
+    """A piece's hex and title (_hex_face: drawn once per look and place), pasted through its shape."""
+    face, mask, corner = _hex_face(tile_id, up, r, title, cx, cy)
+    d.paste(draw, face, corner, mask)
+
+
+@d.kept(maxsize=256)
+def _hex_face(tile_id: str, up: bool, r: float, title: str, cx: float,
+              cy: float) -> tuple[d.Layer, Image.Image, tuple[int, int]]:
+    """A piece's hex (_hex_base) with its title, centred on (cx, cy) of the table: the layer, the mask of the pixels
+    it covers and where it goes. Drawn with the table's coordinates (d.canvas's origin), so in the same pixels."""
+    ox, oy = 2 * math.floor((cx - r - 4) / 2), 2 * math.floor((cy - r - 4) / 2)
+    size = (math.ceil(cx + r + 4) - ox + 1, math.ceil(cy + r + 4) - oy + 1)
+    _, draw = d.canvas(*size, d.PANEL, origin=(ox, oy))
+    _hex_base(draw, cx, cy, r, tile_id, up)
+    _hex_title(draw, cx, cy, r, title)
+    mask, shape = d.stencil(*size, (ox, oy))
+    corners = _corners(cx, cy, r)
+    shape.polygon(corners, fill=255)
+    shape.line([*corners, corners[0]], fill=255, width=2, joint="curve")
+    return d.layer(draw), mask, (ox, oy)
+
+
 def _hex_base(draw: d.Pen, cx: float, cy: float, r: float, tile_id: str, up: bool) -> None:
     """A piece's hex: its kind's fill, a band along every road edge (tan with dark dashes) and water edge (blue),
     the outline (double when upgraded)."""
@@ -632,9 +657,8 @@ def _hex_base(draw: d.Pen, cx: float, cy: float, r: float, tile_id: str, up: boo
 
 @dataclass(frozen=True)
 class HexText:
-    """What goes inside a hex besides its base: title, effect, resources, uses and a footer."""
+    """What goes inside a hex besides its face (base and title): effect, resources, uses and a footer."""
 
-    title: str
     effect: str = ""
     res: Mapping[str, int] | None = None
     stored: Mapping[str, int] | None = None
@@ -741,16 +765,20 @@ def _token(draw: d.Pen, x: float, cy: float, token: Token) -> None:
         x += _worker_pill(draw, x, cy, colour, n, flat) + 3
 
 
-def _hex_text(draw: d.Pen, cx: float, cy: float, r: float, body: HexText) -> None:
-    """Title at the top; resources, uses and as much of the effect as fits in the middle; the footer (UP,
-    coordinates) at the bottom."""
-    band = _band(r)
-    size, lines = _title_lines(body.title, r)
+def _hex_title(draw: d.Pen, cx: float, cy: float, r: float, title: str) -> None:
+    """A hex's title, at the top."""
+    size, lines = _title_lines(title, r)
     line_h = d.line_height(size)
     ty = cy - r * 0.48 - line_h * len(lines) / 2
     for line in lines:
         d.text(draw, (cx, ty + line_h / 2), line, size, d.INK, bold=True, anchor="mm")
         ty += line_h
+
+
+def _hex_text(draw: d.Pen, cx: float, cy: float, r: float, body: HexText) -> None:
+    """Under the title (on the hex's face): resources, uses and as much of the effect as fits in the middle; the
+    footer (UP, coordinates) at the bottom."""
+    band = _band(r)
     has_footer = bool(body.footer or body.up or body.ghost_icon)
     body_top = cy - r * 0.20
     room = 2 * _half_width(r, r * 0.3) - 2 * band - 6
@@ -1047,8 +1075,8 @@ def _auction_cell(draw: d.Pen, view: View, loc: str, cx: float, cy: float, playe
         footer = f"next use {need}+" if placed + need <= 6 else "full (6)"
     if played_here:
         footer = "ghost wins"
-    _hex_base(draw, cx, cy, r, loc, False)
-    _hex_text(draw, cx, cy, r, HexText(_title(loc), effect, uses=uses, footer=footer, start_icon=start_icon))
+    _hex(draw, cx, cy, r, loc, False, _title(loc))
+    _hex_text(draw, cx, cy, r, HexText(effect, uses=uses, footer=footer, start_icon=start_icon))
     if loc == CELESTE_LOC:
         _celeste_cell(draw, view, cx, cy, r)
     elif played_here and wins_for is None:  # the seat it wins for is not in the view: the ghost at the east corner
@@ -1401,14 +1429,15 @@ def _village_hexes(draw: d.Pen, view: View, panel: Panel, box: Box) -> None:
     tiles = sorted(panel.placed.items(), key=lambda kv: (kv[0][1], kv[0][0]))
     for pos, placed in tiles:
         cx, cy = _centre(pos, r)
-        _hex_base(draw, ox + cx, oy + cy, r, str(placed.get("tile")), bool(placed.get("up")))
+        tile_id = str(placed.get("tile"))
+        _hex(draw, ox + cx, oy + cy, r, tile_id, bool(placed.get("up")), _title(tile_id))
     ghost = _ghost(view)
     with_ghost = ghost is not None and ghost.held == panel.seat  # Key Celeste scores more with its owner's ghost
     for pos, placed in tiles:
         cx, cy = _centre(pos, r)
         tile_id = str(placed.get("tile"))
         up = bool(placed.get("up"))
-        body = HexText(_title(tile_id), _effect(tile_id, up), res=placed.get("res") or {},
+        body = HexText(_effect(tile_id, up), res=placed.get("res") or {},
                        stored=placed.get("stored") or {}, uses=_uses(view, tile_id), footer=f"{pos[0]}/{pos[1]}",
                        up=up, ghost_icon=with_ghost and tile_id == CELESTE_LOC)
         _hex_text(draw, ox + cx, oy + cy, r, body)
