@@ -721,42 +721,80 @@ def _slot(space: str) -> int:
     return int(slot) if slot.isdigit() else 0
 
 
+@dataclass(frozen=True)
+class MatCard:
+    """What a building space shows: its label, who took it (colour, seat, name), face up or down, its stage, and
+    its cost with the reconstructed mark and the price law under it."""
+
+    space: str
+    taker: tuple[str, int, str] | None
+    face_up: bool
+    stage: str
+    reconstructed: bool
+    price_change: int
+    cost: tuple[str, ...] | None
+
+    @staticmethod
+    def of(view: View, entry: Mapping[str, Any]) -> MatCard:
+        """A mat entry of the view as a card."""
+        taken = entry.get("taken_by")
+        taker = (_seat_colour(view, taken), taken, _name(view, taken)) if isinstance(taken, int) else None
+        cost = entry.get("cost")
+        return MatCard(str(entry.get("space", "")), taker, bool(entry.get("face_up")), str(entry.get("stage", "?")),
+                       bool(entry.get("reconstructed")), int(entry.get("price_change") or 0),
+                       None if cost is None else tuple(str(c) for c in cost))
+
+
 def _mat_card(draw: d.Pen, view: View, entry: Mapping[str, Any], box: Box) -> None:
+    """A building space (_mat_card_face: drawn once per look and place), pasted through its rounded shape."""
+    face, mask = _mat_card_face(MatCard.of(view, entry), box)
+    d.paste(draw, face, (box[0], box[1]), mask)
+
+
+@d.kept(maxsize=128)
+def _mat_card_face(card: MatCard, box: Box) -> tuple[d.Layer, Image.Image]:
+    """A building space drawn in box with the mat's coordinates (_card_look), and the mask of its shape."""
+    size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
+    _, draw = d.canvas(*size, d.PANEL, origin=(box[0], box[1]))
+    _card_look(draw, card, box)
+    mask, shape = d.stencil(*size, (box[0], box[1]))
+    shape.rounded_rectangle(box, radius=8, fill=255)
+    return d.layer(draw), mask
+
+
+def _card_look(draw: d.Pen, card: MatCard, box: Box) -> None:
     """A building space: face down (its stage only), face up (cost, price change, reconstructed mark) or taken."""
     x0, y0, x1, y1 = box
-    space = str(entry.get("space", ""))
-    taken = entry.get("taken_by")
-    if isinstance(taken, int):
-        colour = _seat_colour(view, taken)
-        fill = player_fill(colour, taken)
+    space = card.space
+    if card.taker is not None:
+        colour, seat, name = card.taker
+        fill = player_fill(colour, seat)
         draw.rounded_rectangle(box, radius=8, fill=d.lighter(fill, 0.55), outline=d.darker(fill, 0.7), width=3)
         d.text(draw, (x0 + 8, y0 + 15), space, 16, d.INK, bold=True, anchor="lm")
         d.text(draw, (x1 - 8, y0 + 15), "taken", 14, d.INK, anchor="rm")
         tw = _tag(draw, (x0 + 8, y0 + 38), colour, 16)
-        d.text(draw, (x0 + 14 + tw, y0 + 50), d.ellipsize(_name(view, taken), 17, x1 - x0 - 24 - tw, bold=True), 17,
+        d.text(draw, (x0 + 14 + tw, y0 + 50), d.ellipsize(name, 17, x1 - x0 - 24 - tw, bold=True), 17,
                d.INK, bold=True, anchor="lm")
         return
-    if not entry.get("face_up"):
+    if not card.face_up:
         draw.rounded_rectangle(box, radius=8, fill=FACE_DOWN, outline=d.darker(FACE_DOWN, 0.6), width=2)
         d.text(draw, (x0 + 8, y0 + 15), space, 14, d.lighter(FACE_DOWN, 0.5), anchor="lm")
-        d.text(draw, ((x0 + x1) / 2, (y0 + y1) / 2 + 6), str(entry.get("stage", "?")), 32, (255, 255, 255),
-               bold=True, anchor="mm")
+        d.text(draw, ((x0 + x1) / 2, (y0 + y1) / 2 + 6), card.stage, 32, (255, 255, 255), bold=True, anchor="mm")
         return
     draw.rounded_rectangle(box, radius=8, fill=(255, 255, 255), outline=d.GRID, width=2)
     d.text(draw, (x0 + 8, y0 + 15), space, 16, d.INK, bold=True, anchor="lm")
     right = x1 - 6
-    if entry.get("reconstructed"):
+    if card.reconstructed:
         right -= d.pill(draw, (right, y0 + 15), REC_MARK, 14, (255, 255, 255), ink=d.HIGHLIGHT,
                         outline=d.HIGHLIGHT, pad=5, anchor="r") + 4
-    change = int(entry.get("price_change") or 0)
+    change = card.price_change
     if change:
         fill = PRICE_UP if change > 0 else PRICE_DOWN
         d.pill(draw, (right, y0 + 15), f"{change:+d}", 14, fill, ink=d.INK, outline=d.INK, pad=5, anchor="r")
-    cost = entry.get("cost")
-    if cost is None:
+    if card.cost is None:
         d.text(draw, ((x0 + x1) / 2, y0 + 52), "cost unknown", 14, d.MUTED, anchor="mm")
         return
-    _cost(draw, [str(c) for c in cost], (x0 + 4, y0 + 30, x1 - 2, y1 - 2))
+    _cost(draw, list(card.cost), (x0 + 4, y0 + 30, x1 - 2, y1 - 2))
 
 
 def _cost(draw: d.Pen, cost: Sequence[str], box: Box) -> None:
