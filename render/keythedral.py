@@ -161,20 +161,13 @@ def render(public_view: View) -> bytes:
     view = public_view
     board = _board(view)
     header_h = _header_height(view)
-    colours = d.Palette()  # the mats are drawn with the table's palette and pasted as they are
-    column = [_keythedral_mat(view, colours), _keytown_mat(view, colours)]
     side = board.side
-    if side:
-        column_h = column[0].height + GAP + column[1].height
-        lattice_h = max(board.height, column_h)
-        middle_h = lattice_h
-    else:
-        lattice_h = board.height
-        middle_h = lattice_h + GAP + max(im.height for im in column)
+    lattice_h = max(board.height, MAT_H + GAP + TOWN_H) if side else board.height
+    middle_h = lattice_h if side else lattice_h + GAP + max(MAT_H, TOWN_H)
     players_h = _players_height(view)
-    legend = _legend()
-    height = MARGIN + header_h + GAP + middle_h + GAP + players_h + GAP + legend.height + MARGIN
-    _, draw = d.canvas(WIDTH, height, colours=colours)
+    _, draw = d.start(_table(header_h, side, lattice_h, middle_h, players_h))
+    colours = draw.colours  # the mats are drawn with the table's palette and pasted as they are
+    column = [_keythedral_mat(view, colours), _keytown_mat(view, colours)]
     y = MARGIN
     _header(draw, view, (MARGIN, y, WIDTH - MARGIN, y + header_h))
     y += header_h + GAP
@@ -191,9 +184,24 @@ def render(public_view: View) -> bytes:
         d.paste(draw, column[1], (x + column[0].width + GAP, y + lattice_h + GAP))
     y += middle_h + GAP
     _players(draw, view, (MARGIN, y, WIDTH - MARGIN, y + players_h))
+    return d.to_png(d.finished(draw))
+
+
+@d.kept(maxsize=8)
+def _table(header_h: int, side: bool, lattice_h: int, middle_h: int, players_h: int) -> d.Base:
+    """Everything drawn the same on every table of this layout: the background, the lattice's panel, the player
+    table's panel and column titles, the legend. Drawn once per layout; render draws the rest on a copy."""
+    legend = _legend()
+    height = MARGIN + header_h + GAP + middle_h + GAP + players_h + GAP + legend.height + MARGIN
+    _, draw = d.canvas(WIDTH, height)
+    y = MARGIN + header_h + GAP
+    draw.rounded_rectangle((MARGIN, y, MARGIN + (LATTICE_W if side else INNER), y + lattice_h), radius=14,
+                           fill=d.PANEL, outline=d.GRID, width=2)
+    y += middle_h + GAP
+    _players_frame(draw, (MARGIN, y, WIDTH - MARGIN, y + players_h))
     y += players_h + GAP
     d.paste(draw, legend, (MARGIN, y))
-    return d.to_png(d.finished(draw))
+    return d.base(draw)
 
 
 def render_scoreboard(scoreboard: Scoreboard) -> bytes:
@@ -430,10 +438,9 @@ class Ground:
 
 
 def _lattice(draw: d.Pen, view: View, board: Board, box: Box) -> None:
-    """The panel with the field lattice: its ground (axes, open slots, fields; drawn once per Ground), then the
-    Keythedral, cottages, fences and workers."""
+    """On the lattice's panel (the table's base): its ground (axes, open slots, fields; drawn once per Ground),
+    then the Keythedral, cottages, fences and workers."""
     x0, y0, x1, y1 = box
-    draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=d.GRID, width=2)
     p = board.pitch
     left = x0 + (x1 - x0 - board.width()) // 2 + AXIS
     top = y0 + PAD + AXIS + max(0, (y1 - y0 - board.height) // 2)
@@ -673,12 +680,12 @@ MAT_GUTTER = 50
 TITLE_H = 42
 ORDER_H = 86
 NOTE_H = 26
+MAT_H = TITLE_H + 5 * (CARD_H + CARD_GAP) + NOTE_H + ORDER_H + 8  # the Keythedral mat's height
 
 
 def _keythedral_mat(view: View, colours: d.Palette) -> d.Layer:
     """The mat: 17 building spaces by stage, the cost legend line and the work-order track."""
-    w = COLUMN_W
-    h = TITLE_H + 5 * (CARD_H + CARD_GAP) + NOTE_H + ORDER_H + 8
+    w, h = COLUMN_W, MAT_H
     _, draw = d.canvas(w, h, d.BACKGROUND, colours)
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=14, fill=d.PANEL, outline=d.GRID, width=2)
     d.text(draw, (14, TITLE_H / 2 + 2), "KEYTHEDRAL MAT", 20, bold=True, anchor="lm")
@@ -856,12 +863,12 @@ def _work_order(draw: d.Pen, view: View, box: Box) -> None:
 # --- The Keytown mat -------------------------------------------------------------------------------------
 
 KT_TITLE_H = 38
+TOWN_H = KT_TITLE_H + 84 + 8 + 104 + 8 + 64 + 10  # the Keytown mat's height
 
 
 def _keytown_mat(view: View, colours: d.Palette) -> d.Layer:
     """Keytown: the craftsmen's cubes, the chapter house (new-law spaces, law stack, laws played) and the store."""
-    w = COLUMN_W
-    h = KT_TITLE_H + 84 + 8 + 104 + 8 + 64 + 10
+    w, h = COLUMN_W, TOWN_H
     _, draw = d.canvas(w, h, d.BACKGROUND, colours)
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=14, fill=d.PANEL, outline=d.GRID, width=2)
     d.text(draw, (14, KT_TITLE_H / 2 + 2), "KEYTOWN MAT", 20, bold=True, anchor="lm")
@@ -933,14 +940,20 @@ def _players_height(view: View) -> int:
     return HEAD_H + ROW_H * len(view.get("players") or []) + 10
 
 
-def _players(draw: d.Pen, view: View, box: Box) -> None:
-    """One row per player: swatch and name with status, cubes held by colour, points, tiles, laws, fences, houses."""
-    x0, y0, x1, _ = box
+def _players_frame(draw: d.Pen, box: Box) -> None:
+    """The player table's panel and column titles."""
+    x0, y0, _, _ = box
     draw.rounded_rectangle(box, radius=14, fill=d.PANEL, outline=d.GRID, width=2)
     heads = {"player": "Player", "cubes": "Cubes held", "points": "Points", "tiles": "Tiles taken (space)",
              "laws": "Laws held", "fences": "Fences left", "houses": "Houses"}
     for key, title in heads.items():
         d.text(draw, (x0 + COLS[key], y0 + HEAD_H / 2 + 2), title, 14, d.MUTED, bold=True, anchor="lm")
+
+
+def _players(draw: d.Pen, view: View, box: Box) -> None:
+    """In the player table's frame: one row per player, swatch and name with status, cubes held by colour,
+    points, tiles, laws, fences, houses."""
+    x0, y0, x1, _ = box
     fences_left = list(view.get("fences_left") or [])
     houses: dict[int, int] = {}
     unlaid: dict[int, list[int]] = {}
