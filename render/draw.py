@@ -168,10 +168,12 @@ class Palette(ImagePalette.ImagePalette):
 
     def getcolor(self, color: tuple[float, ...], image: Image.Image | None = None) -> int:
         """The index of an RGB colour, added if new (what ImageDraw asks for every fill and outline)."""
-        rgb = (int(color[0]), int(color[1]), int(color[2]))
-        found = self.index.get(rgb)
+        found = self.index.get(color)  # type: ignore[arg-type]  # an RGB tuple as given, mostly
         if found is None:
-            return self._add(rgb, 256)
+            rgb = (int(color[0]), int(color[1]), int(color[2]))
+            found = self.index.get(rgb)
+            if found is None:
+                return self._add(rgb, 256)
         self.blended.discard(found)  # a blend's colour used as a flat colour too
         return found
 
@@ -289,6 +291,7 @@ class Pen(ImageDraw.ImageDraw):
         outlined = ink is not None and ink != fill_ink and width != 0
         tile, mask = _rounded_shape(shape, radius, fill_ink is not None, outlined, width, corners, margin)
         colours = [0, fill_ink or 0, ink or 0, *[0] * 253]
+        left, top = left - self.origin[0], top - self.origin[1]
         _blit(self, (left, top, left + tile.size[0], top + tile.size[1]), tile.point(colours, None), mask)
 
 
@@ -430,7 +433,8 @@ def layer(draw: Pen) -> Layer:
 
 def paste(draw: Pen, part: Layer, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
     """Paste a layer at xy (through a mask, as Image.paste), taking its colours into the pen's palette."""
-    box = (xy[0], xy[1], xy[0] + part.width, xy[1] + part.height)
+    x, y = xy[0] - draw.origin[0], xy[1] - draw.origin[1]
+    box = (x, y, x + part.width, y + part.height)
     lut = draw.colours.table(part.colours, part.blended)
     same = lut[: len(part.colours)] == SAME[: len(part.colours)]  # drawn with this palette
     _blit(draw, box, part.image.im if same else part.image.im.point(lut, None), None if mask is None else mask.im)
@@ -440,21 +444,15 @@ SAME = list(range(256))  # the lookup table that changes nothing
 
 
 def _blit(draw: Pen, box: Box, tile: ImagingCore, mask: ImagingCore | None) -> None:
-    """Copy tile's indices into the pen's image at box (in the pen's coordinates), through mask if given.
+    """Copy tile's indices into the pen's image at box (the image's own coordinates), through mask if given.
 
     Text and layers go through Pillow's core image calls (crop, point, paste) rather than the Image methods
-    wrapping them: the wrappers cost several microseconds each, and a table lays some 700 lines of text.
+    wrapping them: the wrappers cost several microseconds each, and a table lays some 400 lines of text.
     """
     if mask is None:
-        draw.image.im.paste(tile, _on_image(draw, box))
+        draw.im.paste(tile, box)
     else:
-        draw.image.im.paste(tile, _on_image(draw, box), mask)
-
-
-def _on_image(draw: Pen, box: Box) -> Box:
-    """A box in the pen's coordinates as one in its image's (see the pen's origin)."""
-    ox, oy = draw.origin
-    return box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy
+        draw.im.paste(tile, box, mask)
 
 
 def finished(draw: Pen) -> Image.Image:
@@ -521,7 +519,8 @@ def text(
     if not line:
         return 0
     glyph = _glyph(line, size, bold, anchor)
-    x, y = int(round(xy[0])) + glyph.dx, int(round(xy[1])) + glyph.dy
+    x = int(round(xy[0])) + glyph.dx - draw.origin[0]
+    y = int(round(xy[1])) + glyph.dy - draw.origin[1]
     _lay(draw, (x, y, x + glyph.width, y + glyph.height), glyph, fill)
     return glyph.advance
 
@@ -551,8 +550,9 @@ def _glyph(line: str, size: int, bold: bool, anchor: str) -> Glyph:
 
 
 def _lay(draw: Pen, box: Box, glyph: Glyph, ink: RGB) -> None:
-    """Lay a line's steps in box over what lies beneath: ink blended with each colour under it, step by step."""
-    under = draw.image.im.crop(_on_image(draw, box))
+    """Lay a line's steps in box (the image's coordinates) over what lies beneath: ink blended with each colour
+    under it, step by step."""
+    under = draw.im.crop(box)
     low, high = under.getextrema()
     if low == high:  # one colour beneath: the common case
         _blit(draw, box, draw.colours.tile(glyph, low, ink), glyph.inked)
@@ -723,7 +723,7 @@ def outline(draw: Pen, points: Sequence[tuple[float, float]], edge: RGB, width: 
     bottom = min(oy + draw.image.height, int(max(y for _, y in points)) + 3)
     if right <= left or bottom <= top:
         return
-    part = draw.image.crop(_on_image(draw, (left, top, right, bottom)))
+    part = draw.image.crop((left - ox, top - oy, right - ox, bottom - oy))
     Pen(part, draw.colours).polygon([(x - left, y - top) for x, y in points], outline=edge, width=width)
     draw.image.paste(part, (left - ox, top - oy))
 

@@ -1458,8 +1458,28 @@ def _legend_height(view: View) -> int:
 
 
 def _legend(draw: d.Pen, view: View, box: Box) -> None:
-    """Keyple and resource letters, edges, badges, the bid edges of each player."""
+    """The legend's fixed lines (_legend_keys, drawn once per place and modules), then the bid edges of each
+    player."""
     x0, y0, x1, _ = box
+    d.paste(draw, _legend_keys(box, _modules(view)), (x0, y0))
+    y = y0 + 8 + 17 + 34 * (3 if any(_modules(view)) else 2)
+    x = x0 + PAD
+    x += d.text(draw, (x, y), "Bid edges", 17, bold=True, anchor="lm") + 12
+    players = len(_names(view))
+    for seat in range(players):
+        _seat_disc(draw, x + 11, y, seat)
+        label = f"{d.ellipsize(_name(view, seat), 16, 150)} {EDGE_NAMES[_edge_of(seat, players)]}"
+        x += 26 + d.text(draw, (x + 26, y), label, 16, anchor="lm") + 16
+    note = "q/r: village coordinates (0/0 home).  *: Keywood's own figure, not public (F-2)"
+    d.text(draw, (x1 - PAD, y), d.ellipsize(note, 15, int(x1 - PAD - x - 10)), 15, d.MUTED, anchor="rm")
+
+
+@d.kept(maxsize=8)
+def _legend_keys(box: Box, modules: tuple[bool, bool]) -> d.Layer:
+    """The legend's panel in box with the table's coordinates: keyple and resource letters, edges, badges, the
+    modules' pieces."""
+    x0, y0, x1, y1 = box
+    _, draw = d.canvas(x1 - x0 + 1, y1 - y0 + 1, origin=(x0, y0))
     draw.rounded_rectangle(box, radius=12, fill=d.PANEL, outline=d.GRID, width=2)
     y = y0 + 8 + 17
     x = x0 + PAD
@@ -1489,24 +1509,14 @@ def _legend(draw: d.Pen, view: View, box: Box) -> None:
     x += 32 + d.text(draw, (x + 32, y), "water edge", 16, anchor="lm") + 14
     x += d.pill(draw, (x, y), "UP", 14, d.INK, ink=(255, 255, 255), pad=5) + 5
     d.text(draw, (x, y), "upgraded (double outline)", 16, anchor="lm")
-    y += 34
-    if any(_modules(view)):
-        _legend_modules(draw, view, x0 + PAD, y)
-        y += 34
-    x = x0 + PAD
-    x += d.text(draw, (x, y), "Bid edges", 17, bold=True, anchor="lm") + 12
-    players = len(_names(view))
-    for seat in range(players):
-        _seat_disc(draw, x + 11, y, seat)
-        label = f"{d.ellipsize(_name(view, seat), 16, 150)} {EDGE_NAMES[_edge_of(seat, players)]}"
-        x += 26 + d.text(draw, (x + 26, y), label, 16, anchor="lm") + 16
-    note = "q/r: village coordinates (0/0 home).  *: Keywood's own figure, not public (F-2)"
-    d.text(draw, (x1 - PAD, y), d.ellipsize(note, 15, int(x1 - PAD - x - 10)), 15, d.MUTED, anchor="rm")
+    if any(modules):
+        _legend_modules(draw, modules, x0 + PAD, y + 34)
+    return d.layer(draw)
 
 
-def _legend_modules(draw: d.Pen, view: View, x: float, y: float) -> None:
+def _legend_modules(draw: d.Pen, modules: tuple[bool, bool], x: float, y: float) -> None:
     """The modules' pieces: Sven and Paulo (Keymelequin), the ghost and its chip (Key Celeste)."""
-    mele, celeste = _modules(view)
+    mele, celeste = modules
     x += d.text(draw, (x, y), "Modules", 17, bold=True, anchor="lm") + 12
     if mele:
         for wild, words in (("sven", "Sven: blue or yellow"), ("paulo", "Paulo: green or red")):
