@@ -1,11 +1,11 @@
 """The floor under a table command: `python bench/rawtxn.py [--url URL] [--stored 10000] [--txns 2000]`.
 
 One raw transaction on Keywood's own schema, through the database driver alone (no ORM, no engine): read a
-game's version and state, append one log row, write the state and the version back, commit. That is the least
-any command that changes a game must do, so a table command's rate is best read as a share of this one
-(bench/command.py). The schema is made by the store itself (bot.store.Store, so the migrations run); the games
-are real rows with a mid-game Keyper state of the usual size, spread over --stored games; each transaction
-picks a game at random.
+game's version and state, append one log row, write the state (a mid-game Keyper state of the usual size, 4.5 KB
+of JSON) and the version back, commit. That is the least any command that changes a game must do, so a table
+command's rate is best read as a share of this one (bench/table.py runs it between its commands, on its own stored
+games: Floor). The schema is made by the store itself (bot.store.Store, so the migrations run); here the games are
+real rows with that state, spread over --stored games; each transaction picks a game at random.
 
 Prints the rate and p95, and last: `raw transactions/s: X, p95: Y ms (N games, URL kind)`.
 """
@@ -74,35 +74,57 @@ def begin(conn: Any, style: str) -> None:
         conn.cursor().execute("BEGIN IMMEDIATE")
 
 
-def one(conn: Any, style: str, game_id: int, seqs: dict[int, int]) -> None:
-    """Read a game's version and state, append a log row, write state and version back; commit."""
-    cur = conn.cursor()
-    begin(conn, style)
-    cur.execute(sql(READ, style), (game_id,))
-    version, state = cur.fetchone()
-    seqs[game_id] = seqs.get(game_id, 0) + 1
-    cur.execute(sql(LOG, style), (game_id, seqs[game_id], version + 1, False))
-    cur.execute(sql(WRITE_STATE, style), (state, version + 1, game_id))
-    cur.execute(sql(WRITE_VERSION, style), (version + 1, game_id, version))
-    conn.commit()
+class Floor:
+    """The raw transaction, on games already stored (with no log rows yet), on a connection of its own from the
+    store's pool; each one on a game drawn at random."""
+
+    def __init__(self, store: Store, game_ids: list[int], seed: int) -> None:
+        self.raw = store.engine.raw_connection()
+        self.conn = self.raw.driver_connection
+        dbapi = store.engine.dialect.dbapi
+        self.style = dbapi.paramstyle if dbapi else "qmark"
+        self.state = mid_game_state()
+        self.game_ids = game_ids
+        self.chooser = random.Random(seed)
+        self.seqs: dict[int, int] = {}
+
+    def one(self) -> float:
+        """Time one transaction on a game drawn at random; returns the seconds."""
+        game_id = self.game_ids[self.chooser.randrange(len(self.game_ids))]
+        start = time.perf_counter()
+        self._transaction(game_id)
+        return time.perf_counter() - start
+
+    def _transaction(self, game_id: int) -> None:
+        """Read a game's version and state, append a log row, write a state and the version back; commit."""
+        style, cur = self.style, self.conn.cursor()
+        begin(self.conn, style)
+        cur.execute(sql(READ, style), (game_id,))
+        version, _state = cur.fetchone()
+        self.seqs[game_id] = self.seqs.get(game_id, 0) + 1
+        cur.execute(sql(LOG, style), (game_id, self.seqs[game_id], version + 1, False))
+        cur.execute(sql(WRITE_STATE, style), (self.state, version + 1, game_id))
+        cur.execute(sql(WRITE_VERSION, style), (version + 1, game_id, version))
+        self.conn.commit()
+
+    def close(self) -> None:
+        """Give the connection back."""
+        self.raw.close()
 
 
 def run(url: str, stored: int, txns: int, seed: int) -> tuple[float, float, float]:
     """Fill the database and time `txns` transactions; (transactions/s, p50 ms, p95 ms)."""
     store = Store(url)
-    raw = store.engine.raw_connection()
-    conn = raw.driver_connection
-    style = store.engine.dialect.dbapi.paramstyle if store.engine.dialect.dbapi else "qmark"
-    fill(conn, style, stored, mid_game_state())
-    chooser = random.Random(seed)
-    seqs: dict[int, int] = {}
-    times = []
-    for _ in range(txns):
-        start = time.perf_counter()
-        one(conn, style, chooser.randrange(stored) + 1, seqs)
-        times.append(time.perf_counter() - start)
-    raw.close()
+    floor = Floor(store, list(range(1, stored + 1)), seed)
+    fill(floor.conn, floor.style, stored, floor.state)
+    times = [floor.one() for _ in range(txns)]
+    floor.close()
     store.close()
+    return summary(times)
+
+
+def summary(times: list[float]) -> tuple[float, float, float]:
+    """(transactions per second, p50 ms, p95 ms)."""
     cuts = statistics.quantiles(times, n=20, method="inclusive")
     return len(times) / sum(times), statistics.median(times) * 1000, cuts[18] * 1000
 

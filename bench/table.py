@@ -9,19 +9,20 @@ The database: a new temporary SQLite file (WAL, as the store opens it) by defaul
 Keywood tables are emptied between phases); `--postgres` a throwaway PostgreSQL server started for the run from the
 machine's binaries, as the tests start theirs (tests/postgres.py: Unix socket only, fsync and synchronous_commit off).
 
-One phase per count of stored games (10 and 10,000 by default), each on an emptied database:
-1. the floor: bench/rawtxn.py's raw transaction (read a game's version and state, append a log row, write both back,
-   through the driver alone) on that many stored games, in the same database;
-2. the table: that many started games stored in bulk through the store's ORM session (not through Table.handle,
-   which would take minutes): a games row (status active, table options as `start` writes them), three seats, the
-   opening snapshot dealt by the engine from the game's own seed and the open turn decision `start` creates; then
-   --games games played through a new Table, each play command timed.
+One phase per count of stored games (10 and 10,000 by default), each on an emptied database: that many started
+games are stored in bulk through the store's ORM session (not through Table.handle, which would take minutes): a
+games row (status active, table options as `start` writes them), three seats, the opening snapshot dealt by the
+engine from the game's own seed and the open turn decision `start` creates. Then --games games are played through a
+new Table, each play command timed, and after each one the floor: bench/rawtxn.py's raw transaction (read a game's
+version and state, append a log row, write a mid-game state and the version back, through the driver alone) on one
+of the stored games drawn at random. Command and floor thus run on the same database at the same moments, so the
+ratio holds even when the load of a shared machine changes during the run.
 Last, one more game is played with every SQL statement the store's connections send counted at the driver (SQLite's
 trace callback, a counting psycopg cursor), BEGIN and COMMIT left out.
 
-commands/s is the number of timed commands divided by their total time (one command at a time); the ratio is
-commands/s over the floor's transactions/s. Prints one line per phase and a table; the last lines say, per database
-and count, `commands/s: X, p95: Y ms, floor: Z/s, ratio: R (N games, kind)`.
+commands/s is the number of timed commands divided by their total time (one command at a time), and the floor's
+rate likewise; the ratio is commands/s over the floor's transactions/s. Prints one line per phase and a table; the
+last lines say, per count, `commands/s: X, p95: Y ms, floor: Z/s, ratio: R (N games, kind)`.
 """
 
 from __future__ import annotations
@@ -55,10 +56,10 @@ CHUNK = 1000
 CONTROL = ("BEGIN", "COMMIT", "ROLLBACK")
 
 
-def play_games(table: Table, games: int, seed: int, label: str,
-               clock: Callable[[], float] = time.perf_counter) -> list[float]:
+def play_games(table: Table, games: int, seed: int, label: str, clock: Callable[[], float] = time.perf_counter,
+               between: Callable[[], object] = lambda: None) -> list[float]:
     """Play `games` random games through the table; returns what `clock` advanced by over each play command (by
-    default its latency in seconds)."""
+    default its latency in seconds). between() runs after each play command."""
     times: list[float] = []
     for k in range(games):
         where = Where("bench", f"{label}-{k}")
@@ -76,6 +77,7 @@ def play_games(table: Table, games: int, seed: int, label: str,
             start = clock()
             outcome = table.handle(command)
             times.append(clock() - start)
+            between()
             if not outcome.ok:
                 raise SystemExit(f"game {k}: '{text}' refused: {outcome.reply}")
         if not any(line.startswith("Final score") for line in outcome.public):
@@ -83,11 +85,13 @@ def play_games(table: Table, games: int, seed: int, label: str,
     return times
 
 
-def store_games(store: Store, count: int, seed: int) -> float:
-    """Insert `count` started games (rows, seats, opening snapshot, turn decision) in bulk; returns the seconds."""
+def store_games(store: Store, count: int, seed: int) -> tuple[float, list[int]]:
+    """Insert `count` started games (rows, seats, opening snapshot, turn decision) in bulk; returns the seconds and
+    their ids."""
     options = json.dumps({"decision_minutes": 720, "max_players": 4, "min_players": 2, "names": NAMES,
                           "reminder_hours": 24}, sort_keys=True)
     begin = time.perf_counter()
+    ids: list[int] = []
     for first in range(0, count, CHUNK):
         with store.transaction() as tx:
             rows = [GameRow(guild_id="stored", channel_id=f"stored-{i}", game="keyper", options=options,
@@ -98,13 +102,14 @@ def store_games(store: Store, count: int, seed: int) -> float:
             deadline = now() + timedelta(hours=24)
             for row in rows:
                 assert row.id is not None
+                ids.append(row.id)
                 tx.session.add_all([SeatRow(game_id=row.id, seat=s, user_id=f"{row.host_id[:-2]}-{s}", name=name)
                                     for s, name in enumerate(NAMES)])
                 state = json.dumps(GAME.to_json(GAME.setup(NAMES, row.seed)), separators=(",", ":"), sort_keys=True)
                 tx.session.add(SnapshotRow(game_id=row.id, version=1, state=state))
                 tx.session.add(PromptRow(game_id=row.id, kind="turn", seat=0, key=f"turn:0:{1}",
                                          deadline=deadline, payload='{"must": true, "default": null}'))
-    return time.perf_counter() - begin
+    return time.perf_counter() - begin, ids
 
 
 def wipe(store: Store) -> None:
@@ -201,18 +206,22 @@ def database(args: argparse.Namespace) -> Iterator[str]:
         yield f"sqlite:///{Path(tmp) / 'bench.db'}"
 
 
-def phase(url: str, store: Store, stored: int, args: argparse.Namespace) -> dict[str, float]:
-    """The floor and the table on `stored` games, each on an emptied database; prints a line for each."""
+def phase(store: Store, stored: int, args: argparse.Namespace) -> dict[str, float]:
+    """The table and the floor, by turns, on `stored` games in an emptied database; prints a line."""
     wipe(store)
-    floor_rate, _, floor_p95 = rawtxn.run(url, stored, args.floor_txns, args.seed)
-    print(f"{stored:,} games: floor {floor_rate:.0f} transactions/s, p95 {floor_p95:.2f} ms", flush=True)
-    wipe(store)
-    took = store_games(store, stored, args.seed + 1_000_000)
+    took, ids = store_games(store, stored, args.seed + 1_000_000)
     table = Table(store, images=False)  # a new one: ids restart after a wipe, and the table caches states by id
-    times = play_games(table, args.games, args.seed, f"g{stored}")
+    floor = rawtxn.Floor(store, ids, args.seed)
+    floor_times: list[float] = []
+    try:
+        times = play_games(table, args.games, args.seed, f"g{stored}", between=lambda: floor_times.append(floor.one()))
+    finally:
+        floor.close()
     rate, p50, p95 = summary(times)
+    floor_rate, _, floor_p95 = summary(floor_times)
     print(f"{stored:,} games (stored in {took:.1f} s): {len(times)} play commands, {rate:.0f} commands/s, "
-          f"p50 {p50:.2f} ms, p95 {p95:.2f} ms, {rate / floor_rate:.2f} of the floor", flush=True)
+          f"p50 {p50:.2f} ms, p95 {p95:.2f} ms; floor {floor_rate:.0f}/s, p95 {floor_p95:.2f} ms; "
+          f"{rate / floor_rate:.2f} of the floor", flush=True)
     return {"stored": stored, "rate": rate, "p50": p50, "p95": p95, "floor": floor_rate, "floor_p95": floor_p95}
 
 
@@ -225,14 +234,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="random games played in each phase (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="first game seed (default 1)")
     parser.add_argument("--stored", default="10,10000", help="games stored, one phase each (default 10,10000)")
-    parser.add_argument("--floor-txns", type=int, default=2000, help="raw transactions timed for the floor")
     args = parser.parse_args()
     counts = [int(n) for n in args.stored.split(",")]
     with database(args) as url:
         kind = url.split(":", 1)[0]
         store = Store(url)
         try:
-            results = [phase(url, store, n, args) for n in counts]
+            results = [phase(store, n, args) for n in counts]
             counted = statements(store, args.seed + 7)
         finally:
             store.close()
