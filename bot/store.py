@@ -307,10 +307,17 @@ def _listed(columns: Sequence[str], alias: str = "") -> str:
     return ", ".join(f'{alias}"{name}"' if name == "key" else f"{alias}{name}" for name in columns)
 
 
+SEAT_FIELDS = ("id", "seat", "user_id", "name")  # a seat as the game's read lists it (its game is the game)
+PROMPT_FIELDS = PROMPT_COLUMNS
+
+
 def _game_query(where: str) -> str:
-    """A game's row with its seats (one row per seat, or one with empty seat columns when it has none)."""
-    return (f"SELECT {_listed(GAME_COLUMNS, 'g.')}, {_listed(SEAT_COLUMNS[:1] + SEAT_COLUMNS[2:], 's.')} "
-            f"FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE {where} ORDER BY s.seat")
+    """A game's row with, in two more columns, its seats and its open prompts as JSON arrays of arrays ({array} and
+    {rows} stand for the dialect's JSON functions: SQLite json_array and json_group_array, PostgreSQL
+    json_build_array and json_agg)."""
+    seats = f"{{rows}}({{array}}({_listed(SEAT_FIELDS)})) FROM seats WHERE game_id = g.id"
+    prompts = f"{{rows}}({{array}}({_listed(PROMPT_FIELDS)})) FROM prompts WHERE game_id = g.id AND status = 'open'"
+    return f"SELECT {_listed(GAME_COLUMNS, 'g.')}, (SELECT {seats}), (SELECT {prompts}) FROM games g WHERE {where}"
 
 
 def _insert(table: str, columns: Sequence[str], rows: int = 1) -> str:
@@ -319,6 +326,8 @@ def _insert(table: str, columns: Sequence[str], rows: int = 1) -> str:
     return f"INSERT INTO {table} ({_listed(columns)}) VALUES {values} RETURNING id"
 
 
+_SAVE_GAME = ("UPDATE games SET status = :status, options = :options, host_id = :host_id, updated_at = :updated_at, "
+              "version = CASE WHEN version = :expected THEN :version END WHERE id = :id")
 # The command path's statements, written once with :name parameters (translated for drivers that want %(name)s).
 SQL = {
     "live_game": _game_query(f"g.guild_id = :guild AND g.channel_id = :channel AND g.{_LIVE}"),
@@ -334,8 +343,13 @@ SQL = {
     "lock_game": "SELECT id FROM games WHERE id = :id FOR UPDATE",
     "lock_prompt_game": "SELECT id FROM games WHERE id = (SELECT game_id FROM prompts WHERE id = :id) FOR UPDATE",
     "add_game": _insert("games", GAME_COLUMNS[1:]),
-    "save_game": ("UPDATE games SET status = :status, options = :options, host_id = :host_id, version = :version, "
-                  "updated_at = :updated_at WHERE id = :id AND version = :expected"),
+    # A game row whose stored version is no longer the one read gets no version: the schema refuses that (NOT NULL),
+    # so the transaction fails there, before its COMMIT, even when the COMMIT is sent with it (StaleVersion).
+    "save_game": _SAVE_GAME,
+    # PostgreSQL: the snapshot and the game row in one statement.
+    "save_game_state": ("WITH snapshot AS (INSERT INTO snapshots (game_id, version, state) VALUES "
+                        "(:id, :snapshot_version, :state) ON CONFLICT (game_id) DO UPDATE SET "
+                        f"version = excluded.version, state = excluded.state) {_SAVE_GAME}"),
     "bump_version": "UPDATE games SET version = :next, updated_at = :at WHERE id = :id AND version = :expected",
     "seats": f"SELECT {_listed(SEAT_COLUMNS)} FROM seats WHERE game_id = :game ORDER BY seat",
     "add_seat": _insert("seats", SEAT_COLUMNS[1:]),
@@ -347,14 +361,9 @@ SQL = {
                       ":undone, :at FROM actions WHERE game_id = :game"),
     "last_seq": "SELECT max(seq) FROM actions WHERE game_id = :game",
     "snapshot": "SELECT state FROM snapshots WHERE game_id = :game",
-    "save_snapshot": "UPDATE snapshots SET version = :version, state = :state WHERE game_id = :game",
-    "add_snapshot": "INSERT INTO snapshots (game_id, version, state) VALUES (:game, :version, :state)",
+    "save_snapshot": ("INSERT INTO snapshots (game_id, version, state) VALUES (:game, :version, :state) "
+                      "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state"),
     "open_prompts": (f"SELECT {_listed(PROMPT_COLUMNS)} FROM prompts WHERE game_id = :game AND status = 'open' "
-                     "ORDER BY id"),
-    "live_game_prompts": (f"SELECT {_listed(PROMPT_COLUMNS)} FROM prompts WHERE game_id = (SELECT id FROM games "
-                          f"WHERE guild_id = :guild AND channel_id = :channel AND {_LIVE}) AND status = 'open' "
-                          "ORDER BY id"),
-    "game_prompts": (f"SELECT {_listed(PROMPT_COLUMNS)} FROM prompts WHERE game_id = :id AND status = 'open' "
                      "ORDER BY id"),
     "open_prompts_of": (f"SELECT {_listed(PROMPT_COLUMNS)} FROM prompts WHERE game_id = :game AND status = 'open' "
                         "AND kind = :kind ORDER BY id"),
@@ -366,6 +375,8 @@ SQL = {
                   "WHERE p.status = 'open' AND p.deadline <= :moment"),
 }
 _TIMES = {"created_at", "updated_at", "deadline", "next_attempt_at", "sent_at", "at"}
+_SQLITE_JSON = {"array": "json_array", "rows": "json_group_array"}
+_POSTGRES_JSON = {"array": "json_build_array", "rows": "json_agg"}
 
 
 class Driver:
@@ -376,7 +387,9 @@ class Driver:
         configure_mappers()  # rows are made without a session (made), which needs the mapped classes ready
         self.sqlite = dialect.name == "sqlite"
         self.named = dialect.paramstyle in ("named", "qmark")  # sqlite3 takes :name whatever its default style
-        self.sql = {name: self.style(statement) for name, statement in SQL.items()}
+        functions = _SQLITE_JSON if self.sqlite else _POSTGRES_JSON
+        self.sql = {name: self.style(statement.replace("{array}", functions["array"]).replace(
+            "{rows}", functions["rows"])) for name, statement in SQL.items()}
         self.error: type[Exception] = dialect.loaded_dbapi.Error
         time = UTCTime().dialect_impl(dialect)
         self.bind_time: Callable[[Any], Any] = time.bind_processor(dialect) or (lambda value: value)
@@ -407,6 +420,18 @@ class Driver:
         """A row read by the driver as a model object that no session knows (times converted back)."""
         return made(model, {k: self.read_time(v) if k in _TIMES else v for k, v in zip(columns, values, strict=True)})
 
+    def read_json(self, model: type[M], columns: Sequence[str], values: Sequence[Any], **more: Any) -> M:
+        """A row read from a JSON array (a game's seats or prompts) as a model object no session knows: times come as
+        SQLite stores them, or as PostgreSQL writes them in JSON (ISO 8601)."""
+        row = dict(zip(columns, values, strict=True), **more)
+        for name in _TIMES.intersection(row):
+            row[name] = self.read_time(row[name]) if self.sqlite else aware(datetime.fromisoformat(row[name]))
+        return made(model, row)
+
+    def stale(self, exc: Exception) -> bool:
+        """Whether a database error is save_game's refusal of a game row whose version moved (see SQL)."""
+        return "version" in str(exc) and ("NOT NULL" in str(exc) or "not-null" in str(exc))
+
 
 def _pipelines(dialect: Dialect) -> bool:
     """Whether the driver sends several statements in one round trip (psycopg's pipeline mode, libpq 14 and later)."""
@@ -432,13 +457,20 @@ def _outbox_defaults() -> dict[str, Any]:
             "next_attempt_at": moment, "last_error": "", "created_at": moment, "sent_at": None}
 
 
+def _listing(value: Any) -> list[Any]:
+    """A JSON array column as a list (psycopg decodes JSON itself; an aggregate of no rows is NULL)."""
+    if value is None:
+        return []
+    return list(json.loads(value)) if isinstance(value, str) else list(value)
+
+
 def _dumped(state: dict[str, Any]) -> str:
     """A state as the snapshots store it."""
     return json.dumps(state, separators=(",", ":"), sort_keys=True)
 
 
 Batch = list[tuple[str, dict[str, Any]]]
-WRITES = ("log", "states", "games", "prompts")  # the kinds of writes that wait (Tx._pending)
+WRITES = ("log", "states", "games", "prompts", "outbox")  # the kinds of writes that wait (Tx._pending)
 
 
 class Store:
@@ -535,7 +567,9 @@ class Tx:
         self._games: dict[int, tuple[GameRow, int]] = {}  # game rows to write back, with the version they were read at
         self._prompts: dict[int, PromptRow] = {}  # changed prompts by id
         self._seats: dict[int, list[SeatRow]] = {}  # seats read with their game in this transaction
-        self._prefetched: dict[int, list[PromptRow]] = {}  # open prompts read with their game (PostgreSQL)
+        self._prefetched: dict[int, list[PromptRow]] = {}  # open prompts read with their game
+        self._outbox: list[tuple[dict[str, Any], list[OutboxRow]]] = []  # queued messages to insert: (params, rows)
+        self._numbering: dict[int, list[OutboxRow]] = {}  # the rows an outbox INSERT being sent inserts, by id(params)
 
     # running statements
     @property
@@ -549,17 +583,22 @@ class Tx:
 
     def _waiting(self) -> bool:
         """Whether writes wait to be sent."""
-        return bool(self._log or self._states or self._games or self._prompts)
+        return bool(self._log or self._states or self._games or self._prompts or self._outbox)
 
-    def _run(self, batch: Batch) -> list[Any]:
-        """Execute statements in order, returning their cursors; on PostgreSQL in one round trip."""
+    def _run(self, batch: Batch, *, commit: bool = False) -> list[Any]:
+        """Execute statements in order, returning their cursors; on PostgreSQL in one round trip, which also carries
+        the COMMIT when commit is set (then a statement that fails, save_game's check included, leaves nothing)."""
         try:
-            if not self.driver.pipeline or len(batch) < 2:
+            if not self.driver.pipeline or (len(batch) < 2 and not commit):
                 return [self._dbapi.execute(sql, params) for sql, params in batch]
             with self._dbapi.pipeline():
                 cursors = [self._dbapi.execute(sql, params) for sql, params in batch]
+                if commit:
+                    self._dbapi.commit()  # SQLAlchemy's own COMMIT then finds nothing left to commit
             return cursors
         except self.driver.error as exc:
+            if self.driver.stale(exc):
+                raise StaleVersion(str(exc)) from exc
             raise DBAPIError.instance("; ".join(sql for sql, _ in batch), None, exc, self.driver.error) from exc
 
     def _query(self, statements: Batch, after: Collection[str] = WRITES) -> list[Any]:
@@ -591,41 +630,57 @@ class Tx:
         if "log" in kinds:
             batch += [(sql["append_action"], bind(row)) for row in self._log]
             self._log = []
+        if "states" in kinds and "games" in kinds and not self.sqlite:  # both in one statement
+            for game_id in [g for g in self._games if g in self._states]:
+                version, state = self._states.pop(game_id)
+                batch.append((sql["save_game_state"], {**self._game_params(*self._games.pop(game_id)),
+                                                       "snapshot_version": version, "state": _dumped(state())}))
         if "states" in kinds:
             batch += [(sql["save_snapshot"], {"game": game_id, "version": version, "state": _dumped(state())})
                       for game_id, (version, state) in self._states.items()]
             self._states = {}
         if "games" in kinds:
-            batch += [(sql["save_game"], bind({"id": row.id, "status": row.status, "options": row.options,
-                                               "host_id": row.host_id, "version": row.version,
-                                               "updated_at": row.updated_at, "expected": expected}))
-                      for row, expected in self._games.values()]
+            batch += [(sql["save_game"], self._game_params(row, expected)) for row, expected in self._games.values()]
             self._games = {}
         if "prompts" in kinds:
             batch += [(sql["save_prompt"], bind({"id": p.id, "seat": p.seat, "key": p.key, "deadline": p.deadline,
                                                  "payload": p.payload, "status": p.status, "answer": p.answer}))
                       for p in self._prompts.values()]
             self._prompts = {}
+        if "outbox" in kinds:
+            for params, rows in self._outbox:
+                batch.append((self.driver.outbox_insert(len(rows)), params))
+                self._numbering[id(params)] = rows
+            self._outbox = []
         return batch
 
-    def _sent(self, batch: Batch) -> list[Any]:
-        """Run a batch that may begin with waiting writes, and check what those did: a snapshot not yet stored is
-        inserted, and a game row whose version moved meanwhile raises StaleVersion."""
-        cursors = self._run(batch)
+    def _game_params(self, row: GameRow, expected: int) -> dict[str, Any]:
+        """save_game's parameters for a game row read at version `expected`."""
+        return self.driver.bind({"id": row.id, "status": row.status, "options": row.options, "host_id": row.host_id,
+                                 "version": row.version, "updated_at": row.updated_at, "expected": expected})
+
+    def _sent(self, batch: Batch, *, commit: bool = False) -> list[Any]:
+        """Run a batch that may begin with waiting writes (see _run for commit), and check what those did: a game row
+        whose version moved meanwhile raises StaleVersion, and queued messages get their ids."""
+        cursors = self._run(batch, commit=commit)
         sql = self.driver.sql
         for (statement, params), cursor in zip(batch, cursors, strict=True):
-            if statement is sql["save_snapshot"] and cursor.rowcount == 0:
-                self._run([(sql["add_snapshot"], params)])
-            elif statement is sql["save_game"] and cursor.rowcount != 1:
+            if statement in (sql["save_game"], sql["save_game_state"]) and cursor.rowcount != 1:
                 raise StaleVersion(f"game {params['id']} is no longer at version {params['expected']}")
+            if id(params) in self._numbering:
+                # One statement numbers its rows in the order given (SQLite: max + 1 as each is inserted;
+                # PostgreSQL: the id sequence, row by row); RETURNING's own order is not promised, so ids are sorted.
+                ids = sorted(row_id for (row_id,) in cursor.fetchall())
+                for row, row_id in zip(self._numbering.pop(id(params)), ids, strict=True):
+                    row.id = row_id
         return cursors
 
     def finish(self) -> None:
-        """Write everything still waiting (just before the commit)."""
+        """Write everything still waiting, just before the commit (PostgreSQL: with the COMMIT, in one round trip)."""
         if self._session is not None:
             self._session.flush()
         if self._waiting():
-            self._write()
+            self._sent(self._pending(), commit=self.driver.pipeline)
 
     def close(self) -> None:
         """Close the ORM session, if one was opened."""
@@ -633,39 +688,38 @@ class Tx:
             self._session.close()
 
     # games
-    def live_game(self, guild_id: str, channel_id: str) -> GameRow | None:
-        """The lobby or running game of a channel, locked for this transaction; so is the channel itself, even
-        when it has no game (PostgreSQL: an advisory lock, so a second `new` waits and then finds the first's)."""
+    def live_game(self, guild_id: str, channel_id: str, *, claim: bool = False) -> GameRow | None:
+        """The lobby or running game of a channel, locked for this transaction; claim: the channel itself too, even
+        when it has no game (PostgreSQL: an advisory lock, so that a second `new` waits and then finds the first's;
+        SQLite's transactions hold the whole file)."""
         where: dict[str, Any] = {"guild": guild_id, "channel": channel_id}
         channel: dict[str, Any] = {"space": CHANNEL_LOCK, "name": f"{guild_id}/{channel_id}"}
-        locks = None if self.sqlite else [(self.driver.sql["lock_channel"], channel),
-                                          (self.driver.sql["lock_live_game"], where)]
-        return self._game("live_game", where, locks, prompts="live_game_prompts")
+        locks = [(self.driver.sql["lock_live_game"], where)]
+        return self._game("live_game", where, [(self.driver.sql["lock_channel"], channel), *locks] if claim else locks)
 
     def game(self, game_id: int) -> GameRow | None:
         """A game by id, locked for this transaction."""
-        locks = None if self.sqlite else [(self.driver.sql["lock_game"], {"id": game_id})]
-        return self._game("game", {"id": game_id}, locks, prompts="game_prompts")
+        return self._game("game", {"id": game_id}, [(self.driver.sql["lock_game"], {"id": game_id})])
 
-    def _game(self, name: str, params: dict[str, Any], locks: Batch | None = None,
-              prompts: str = "") -> GameRow | None:
-        """A game read with its seats (kept for seats()); on PostgreSQL, with the named statement reading its open
-        prompts in the same round trip (kept for open_prompts())."""
+    def _game(self, name: str, params: dict[str, Any], locks: Batch) -> GameRow | None:
+        """A game read with its seats and open prompts (kept for seats() and open_prompts()), in one statement.
+
+        PostgreSQL: after the locks given, sent in statements of their own in the same round trip; a game the lock
+        did not find (it moved on meanwhile) is not taken from the read."""
         sql = self.driver.sql
-        wanted = [*(locks or []), (sql[name], params)]
-        with_prompts = bool(prompts) and self.driver.pipeline
-        cursors = self._query([*wanted, (sql[prompts], params)] if with_prompts else wanted)
-        rows = cursors[len(wanted) - 1].fetchall()
-        if not rows:
+        if self.sqlite:
+            locks = []
+        cursors = self._query([*locks, (sql[name], params)])
+        rows = cursors[-1].fetchall()
+        if not rows or (locks and rows[0][0] not in {r[0] for r in cursors[-2].fetchall()}):
             return None
-        width = len(GAME_COLUMNS)
-        game = self.driver.read(GameRow, GAME_COLUMNS, rows[0][:width])
+        game = self.driver.read(GameRow, GAME_COLUMNS, rows[0][:len(GAME_COLUMNS)])
         assert game.id is not None
-        self._seats[game.id] = [made(SeatRow, {"id": r[width], "game_id": game.id, "seat": r[width + 1],
-                                               "user_id": r[width + 2], "name": r[width + 3]})
-                                for r in rows if r[width] is not None]
-        if with_prompts:
-            self._prefetched[game.id] = [self.driver.read(PromptRow, PROMPT_COLUMNS, r) for r in cursors[-1]]
+        seats, prompts = (_listing(value) for value in rows[0][len(GAME_COLUMNS):])
+        self._seats[game.id] = sorted((self.driver.read_json(SeatRow, SEAT_FIELDS, r, game_id=game.id)
+                                       for r in seats), key=lambda seat: seat.seat)
+        self._prefetched[game.id] = sorted((self.driver.read_json(PromptRow, PROMPT_FIELDS, r) for r in prompts),
+                                           key=lambda prompt: prompt.id or 0)
         return game
 
     def _lock(self, space: int, name: str) -> None:
@@ -676,7 +730,7 @@ class Tx:
 
     def latest_game(self, guild_id: str, channel_id: str, status: str) -> GameRow | None:
         """The most recent game of a channel with this status."""
-        return self._game("latest_game", {"guild": guild_id, "channel": channel_id, "status": status})
+        return self._game("latest_game", {"guild": guild_id, "channel": channel_id, "status": status}, [])
 
     def games(self, status: str | None = None) -> list[GameRow]:
         """Every game, or those with one status."""
@@ -846,16 +900,14 @@ class Tx:
     # outbox
     def add_outbox(self, rows: list[dict[str, Any]]) -> list[OutboxRow]:
         """Queue messages (OutboxRow fields as dicts; left out: their defaults) to send once this transaction
-        commits, in one INSERT sent with the writes that wait; returns them as rows with their ids."""
+        commits, in one INSERT that goes with the next writes; returns them as rows, whose ids are filled in when
+        the INSERT is sent (at the latest just before the commit)."""
         if not rows:
             return []
-        full = [{**_outbox_defaults(), **row, "shard_key": guild_key(row["guild_id"])} for row in rows]
-        params = self.driver.numbered(full, OUTBOX_COLUMNS[1:])
-        inserted = self._query([(self.driver.outbox_insert(len(full)), params)])[-1]
-        # One statement numbers its rows in the order given (SQLite: max + 1 as each is inserted; PostgreSQL: the
-        # id sequence, row by row); RETURNING's own order is not promised, so the ids are sorted.
-        ids = sorted(row_id for (row_id,) in inserted.fetchall())
-        return [OutboxRow.model_construct(id=row_id, **row) for row_id, row in zip(ids, full, strict=True)]
+        full = [{**_outbox_defaults(), **row, "shard_key": guild_key(row["guild_id"]), "id": None} for row in rows]
+        queued = [made(OutboxRow, row) for row in full]
+        self._outbox.append((self.driver.numbered(full, OUTBOX_COLUMNS[1:]), queued))
+        return queued
 
     def last_outbox_id(self) -> int:
         """The id of the newest queued message (0 when there is none)."""

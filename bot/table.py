@@ -33,6 +33,7 @@ from engine.core import (
     IllegalAction,
     InvalidAction,
     Playout,
+    clone,
     replay,
 )
 from engine.playout import forced_move
@@ -147,6 +148,17 @@ class TableChanged(TableError):
     """Another command changed the game while this one was being applied."""
 
 
+@dataclass(frozen=True)
+class Known:
+    """A game's committed state kept in memory at its version, with the engine's open decisions and the legal
+    actions by seat when they were worked out (engine states and these lists are never changed in place)."""
+
+    version: int
+    state: Any
+    decisions: list[Decision] | None = None
+    legal: dict[int, list[Any]] = field(default_factory=dict)
+
+
 @dataclass
 class Loaded:
     """A game row with its seats, registry entry and current state, inside one transaction."""
@@ -186,6 +198,12 @@ class Loaded:
         if seat not in self._legal:
             self._legal[seat] = self.engine.legal_actions(self.state, seat)
         return self._legal[seat]
+
+    def known(self, version: int) -> Known:
+        """The current state as kept in memory at this version, with what was worked out from it."""
+        if self._decisions is None or self._decisions[0] is not self.state:
+            return Known(version, self.state)
+        return Known(version, self.state, self._decisions[1], dict(self._legal))
 
     @property
     def engine(self) -> Game[Any, Any]:
@@ -244,7 +262,7 @@ class Table:
                  reminder_hours: int = 24, standin_budget: standin.Budget = STANDIN_BUDGET) -> None:
         self.store = store
         self.standin_budget = standin_budget  # how long the stand-in thinks for a computer seat
-        self._states: dict[int, tuple[int, Any]] = {}  # game id -> (version, state): skips decoding snapshots
+        self._states: dict[int, Known] = {}  # game id -> its state at a version: skips decoding snapshots
         self._states_lock = threading.Lock()
         self.images = images
         self.defaults = (decision_minutes, reminder_hours)
@@ -298,7 +316,7 @@ class Table:
     def _new(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """Open a lobby for a game in this channel, with the caller as host and first player."""
         entry = self._entry(cmd.arg)
-        if tx.live_game(cmd.where.guild_id, cmd.where.channel_id):
+        if tx.live_game(cmd.where.guild_id, cmd.where.channel_id, claim=True):
             raise TableError("A game is already open in this channel; finish or abandon it first.")
         options = self._game_options(tx, entry, cmd)
         seed = int(options.pop("seed", None) or secrets.randbelow(2**31))
@@ -719,7 +737,12 @@ class Table:
 
     def _apply(self, tx: Tx, game: Loaded, seat: int, author: str, action: Any) -> list[Event]:
         """Apply one action and store it: log row (public words only), snapshot, version; returns the events."""
-        new_state, events = game.engine.apply(game.state, seat, action)
+        legal = game.legal(seat)  # often known already: the engine's apply would work it out again
+        if action in legal:
+            new_state = clone(game.state)
+            events = game.engine.apply_choice(new_state, seat, legal, legal.index(action))
+        else:
+            new_state, events = game.engine.apply(game.state, seat, action)  # refuses, saying why
         public = [e.text for e in events if e.public]
         summary = game.engine.public_notation(action) + (": " + " ".join(public) if public else "")
         tx.append_action(game.row, seat, author, game.engine.format(action), summary)
@@ -824,7 +847,7 @@ class Table:
     def _after_change(self, tx: Tx, game: Loaded, moment: datetime, events: Sequence[Event | str]) -> Outcome:
         """Sync decisions, finish a game that ended, and say what to post and send for the new state."""
         version, state = game.row.version, game.state
-        tx.after_commit.append(lambda: self._remember(game.id, version, state))
+        tx.after_commit.append(lambda: self._remember(game.id, version, state, game))
         texts: list[Event | str] = list(events)
         public = [game.rename(e.text if isinstance(e, Event) else e) for e in texts
                   if not isinstance(e, Event) or e.public]
@@ -1019,17 +1042,18 @@ class Table:
             return {}
         seat = due[0].seat
         choices = self._prompt_choices(game, seat)
-        if 0 < len(choices) <= MAX_REPEAT_CHOICES:
-            runs = {c: self._run_length(game, seat, c) for c in choices}
+        if 0 < len(choices) <= MAX_REPEAT_CHOICES and len(choices) == len(game.legal(seat)):  # one per legal action
+            runs = {c: self._run_length(game, seat, i) for i, c in enumerate(choices)}
             choices = [c for c in choices for c in ([c] + ([f"{c} x{runs[c]}"] if runs[c] > 1 else []))]
         return {game.user_of(seat).user_id: choices} if choices else {}
 
     @staticmethod
-    def _run_length(game: Loaded, seat: int, text: str) -> int:
-        """How many times in a row the seat could give this answer now (at most MAX_REPEAT)."""
-        engine = game.engine
-        action = engine.parse(game.state, seat, text)
-        state, _ = engine.apply(game.state, seat, action)  # a copy, played on in place
+    def _run_length(game: Loaded, seat: int, index: int) -> int:
+        """How many times in a row the seat could take its index-th legal action now (at most MAX_REPEAT)."""
+        engine, legal = game.engine, game.legal(seat)
+        action = legal[index]
+        state = clone(game.state)  # a copy, played on in place
+        engine.apply_choice(state, seat, legal, index)
         times = 1
         while times < MAX_REPEAT and seat in engine.to_act(state):
             legal = engine.legal_actions(state, seat)
@@ -1492,9 +1516,10 @@ class Table:
         assert row.id is not None
         entry = games.get(row.game)
         with self._states_lock:
-            cached = self._states.get(row.id)
-        if cached is not None and cached[0] == row.version:  # engine states are never changed in place
-            return Loaded(row, tx.seats(row.id), entry, cached[1])
+            known = self._states.get(row.id)
+        if known is not None and known.version == row.version:  # engine states are never changed in place
+            worked_out = (known.state, known.decisions) if known.decisions is not None else None
+            return Loaded(row, tx.seats(row.id), entry, known.state, _decisions=worked_out, _legal=dict(known.legal))
         data = tx.snapshot(row.id)
         if data is None:
             raise TableError("This game has no stored state; an admin can run `keywood replay`.")
@@ -1502,10 +1527,12 @@ class Table:
         self._remember(row.id, row.version, state)
         return Loaded(row, tx.seats(row.id), entry, state)
 
-    def _remember(self, game_id: int, version: int, state: Any) -> None:
-        """Keep a committed state in memory, keyed by its version (another process's change misses it)."""
+    def _remember(self, game_id: int, version: int, state: Any, game: Loaded | None = None) -> None:
+        """Keep a committed state in memory, keyed by its version (another process's change misses it), with what
+        the command that made it worked out from it (its decisions and legal actions), so the next need not."""
+        known = game.known(version) if game is not None and game.state is state else Known(version, state)
         with self._states_lock:
-            self._states[game_id] = (version, state)
+            self._states[game_id] = known
 
     def _require_seat(self, game: Loaded, cmd: Command) -> int:
         """The caller's seat; raises TableError when they are not playing (saying so if their seat was handed on)."""
