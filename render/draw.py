@@ -525,6 +525,24 @@ def text(
     return glyph.advance
 
 
+def text_bounds(xy: tuple[float, float], line: str, size: int, *, bold: bool = False, anchor: str = "la") -> Box:
+    """The box (left, top, right, bottom; right and bottom excluded) a line of text drawn at xy takes."""
+    glyph = _glyph(line, size, bold, anchor)
+    x, y = int(round(xy[0])) + glyph.dx, int(round(xy[1])) + glyph.dy
+    return x, y, x + glyph.width, y + glyph.height
+
+
+def clear_text(draw: Pen, xy: tuple[float, float], line: str, size: int, back: RGB, *, bold: bool = False,
+               anchor: str = "la") -> None:
+    """Paint back over every pixel a line of text drawn at xy inked: a kept part's text gone, as if never drawn,
+    when back is the one colour that lay beneath it (the rest of its box is left as it is)."""
+    glyph = _glyph(line, size, bold, anchor)
+    x0, y0, x1, y1 = text_bounds(xy, line, size, bold=bold, anchor=anchor)
+    ox, oy = draw.origin
+    solid = Image.new("L", (glyph.width, glyph.height), draw.colours.getcolor(back))
+    _blit(draw, (x0 - ox, y0 - oy, x1 - ox, y1 - oy), solid.im, glyph.inked)
+
+
 @dataclass(frozen=True, eq=False)
 class Glyph:
     """A line of text ready to lay: its coverage in SHADES steps (each pixel's step, 0 to SHADES), where it has any

@@ -872,20 +872,43 @@ def _store_cells(box: Box) -> list[tuple[str, int, int]]:
 
 
 def _stores_frame(draw: d.Pen, box: Box) -> None:
-    """The stores' box, every resource's icon and the STORES label."""
+    """The stores' box, the STORES label and every resource's icon and faded 0, and its faded name where that
+    lies on the white alone (_kept_name)."""
     x0, y0, x1, _ = box
-    draw.rounded_rectangle((x0, y0, x1, y0 + 3 * 44 - 4), radius=10, fill=(255, 255, 255), outline=d.FAINT, width=1)
+    draw.rounded_rectangle((x0, y0, x1, _stores_bottom(box)), radius=10, fill=(255, 255, 255), outline=d.FAINT,
+                           width=1)
     for res, cx, cy in _store_cells(box):
         d.resource_icon(draw, cx + 9, cy - 7, 9, res)
+        d.text(draw, (cx + 24, cy - 7), "0", 20, d.FAINT, anchor="lm")
+        if _kept_name(res, cx, cy, box):
+            d.text(draw, (cx, cy + 13), res, 13, d.FAINT, anchor="lm")
     d.text(draw, (x1 - 10, y0 + 2 * 44 + 13), "STORES", 17, d.MUTED, bold=True, anchor="rm")
 
 
+def _stores_bottom(box: Box) -> int:
+    """The stores' frame's bottom edge."""
+    return box[1] + 3 * 44 - 4
+
+
+def _kept_name(res: str, cx: int, cy: int, box: Box) -> bool:
+    """Whether a resource's faded name is drawn with the frame: when its box keeps clear of the frame's edge (the
+    gems' descenders reach it; clear_text could not take those away)."""
+    return d.text_bounds((cx, cy + 13), res, 13, anchor="lm")[3] < _stores_bottom(box)
+
+
 def _stores(draw: d.Pen, goods: Mapping[str, int], box: Box) -> None:
-    """Every resource's count and name in the stores' frame; zero counts faded."""
+    """Over the frame, each resource's count and name: one held in ink (the frame's faded 0 and name cleared
+    first), one not held as the frame has it (its name drawn here if the frame has not)."""
     for res, cx, cy in _store_cells(box):
         n = int(goods.get(res, 0))
-        d.text(draw, (cx + 24, cy - 7), str(n), 20, d.INK if n else d.FAINT, bold=bool(n), anchor="lm")
-        d.text(draw, (cx, cy + 13), res, 13, d.MUTED if n else d.FAINT, anchor="lm")
+        kept = _kept_name(res, cx, cy, box)
+        if n:
+            d.clear_text(draw, (cx + 24, cy - 7), "0", 20, (255, 255, 255), anchor="lm")
+            if kept:
+                d.clear_text(draw, (cx, cy + 13), res, 13, (255, 255, 255), anchor="lm")
+            d.text(draw, (cx + 24, cy - 7), str(n), 20, d.INK, bold=True, anchor="lm")
+        if n or not kept:
+            d.text(draw, (cx, cy + 13), res, 13, d.MUTED if n else d.FAINT, anchor="lm")
 
 
 def _to_build(draw: d.Pen, comps: Components, tiles: Sequence[str],

@@ -299,3 +299,18 @@ def test_a_canvas_with_an_origin_draws_the_pixels_of_the_larger_image() -> None:
         shape = Image.new("L", (300, 300), 0)
         ImageDraw.Draw(shape).polygon(corners, fill=255)
         assert mask.tobytes() == shape.crop((ox, oy, ox + size[0], oy + size[1])).tobytes()
+
+
+def test_clear_text_takes_a_line_away_and_leaves_the_rest_of_its_box() -> None:
+    left, top, right, bottom = d.text_bounds((4, 22), "gold", 13, anchor="lm")
+    ink = Image.new("L", (right - left, bottom - top), 0)
+    ink.paste(255, (0, 0), d._mask("gold", 13, False).point([0] + [255] * 255))
+    spot = next((x, y) for y in range(ink.height) for x in range(ink.width) if not ink.getpixel((x, y)))
+    plain, pen = d.canvas(120, 40, (255, 255, 255))[1], d.canvas(120, 40, (255, 255, 255))[1]
+    for canvas in (plain, pen):
+        canvas.point((left + spot[0], top + spot[1]), fill=d.HIGHLIGHT)  # in the line's box, under no ink
+    d.text(pen, (4, 22), "gold", 13, d.FAINT, anchor="lm")
+    d.clear_text(pen, (4, 22), "gold", 13, (255, 255, 255), anchor="lm")
+    for canvas in (plain, pen):
+        d.text(canvas, (4, 22), "gold", 13, d.MUTED, anchor="lm")
+    assert rgb(pen).tobytes() == rgb(plain).tobytes()
