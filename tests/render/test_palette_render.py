@@ -272,6 +272,23 @@ def test_a_table_png_decodes_to_its_drawing() -> None:
     assert decoded.convert("RGB").tobytes() == image.convert("RGB").tobytes()
 
 
+def test_the_png_is_the_same_picture_deflated_by_isal_or_by_zlib(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ISA-L deflates the tables (five times quicker); where isal is not installed the standard library's zlib does:
+    the same indices and palette either way."""
+    assert d.isal_zlib is not None, "isal is a dependency (pyproject.toml)"
+    rng = random.Random(9)
+    image = Image.new("P", (640, 200))
+    image.putdata([rng.randrange(200) if (i // 640) % 7 else (i // 9) % 200 for i in range(640 * 200)])
+    image.putpalette([rng.randrange(256) for _ in range(3 * 200)])
+    quick = d.to_png(image)
+    monkeypatch.setattr(d, "isal_zlib", None)  # a platform without isal's wheels
+    plain = d.to_png(image)
+    assert quick != plain
+    for encoded in (quick, plain):
+        decoded = Image.open(io.BytesIO(encoded))
+        assert decoded.tobytes() == image.tobytes() and decoded.getpalette() == image.getpalette()
+
+
 def test_a_canvas_with_an_origin_draws_the_pixels_of_the_larger_image() -> None:
     """(Drawn at a shift of their own, a hex's corners a float's error from a whole pixel rounded the other way in
     one case in five here: some of Keyflower's hex edges came out a pixel wider.)"""
