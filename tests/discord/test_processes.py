@@ -87,11 +87,13 @@ class Shard:
         return [m for m in self.fake.messages(self.channel["id"]) if m.content.startswith("Reminder:")]
 
     def make_decisions_overdue(self) -> int:
-        """Move every open decision's deadline of the game into the past; how many there are."""
+        """Move every open decision's deadline of the game into the past; how many there are (counted first: the
+        process may fire them the moment the change is committed)."""
         game = self.game_id()
-        self.database.execute(f"UPDATE prompts SET deadline = {NOW} - interval '1 second' WHERE game_id = {game} "
-                              "AND status = 'open'")
-        return self.overdue()
+        where = f"WHERE game_id = {game} AND status = 'open'"
+        count = int(self.database.rows(f"SELECT count(*) FROM prompts {where}")[0][0])
+        self.database.execute(f"UPDATE prompts SET deadline = {NOW} - interval '1 second' {where}")
+        return count
 
     def overdue(self) -> int:
         """How many open decisions of the game are past their deadline."""
