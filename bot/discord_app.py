@@ -255,7 +255,7 @@ class Keywood(discord.AutoShardedClient):
     async def setup_hook(self) -> None:
         """Take this process's shards (raises ShardTaken when another process has one), register the dynamic
         buttons, sync the slash commands if they changed, start the ticker."""
-        self.held = await asyncio.to_thread(self.leases.start)
+        self.held = await self.take_shards()
         self.add_dynamic_items(ActionButton, InviteButton, OpenInviteButton)
         for guild_id in self.config.dev_guild_ids:
             guild = discord.Object(id=guild_id)
@@ -268,6 +268,19 @@ class Keywood(discord.AutoShardedClient):
         if self.config.shard_ids is not None:
             self.courier.change_interval(seconds=self.config.send_seconds)
             self.courier.start()
+
+    async def take_shards(self) -> ShardSet:
+        """This process's shards. One held by a process that may be gone (it crashed on another machine, or just
+        now) is waited for until its lease lapses, and taken then; raises ShardTaken when it was renewed meanwhile (a
+        live process has it) or when another process runs with another shard count."""
+        try:
+            return await asyncio.to_thread(self.leases.start)
+        except ShardTaken as exc:
+            if exc.until is None:
+                raise
+            log.warning("%s; waiting until then in case that process is gone", exc)
+            await asyncio.sleep((exc.until - discord.utils.utcnow()).total_seconds() + 1)
+            return await asyncio.to_thread(self.leases.start)
 
     async def sync_commands(self, guild: discord.Object | None) -> bool:
         """Send the slash commands to Discord (to one server, or globally) only when Discord holds others: a

@@ -29,7 +29,12 @@ RANGE = re.compile(r"(\d+)(?:-(\d+))?")
 
 
 class ShardTaken(RuntimeError):
-    """Another live process holds a shard this process owns, or runs with another shard count."""
+    """Another live process holds a shard this process owns (until: when its lease lapses unless renewed), or runs
+    with another shard count (until None)."""
+
+    def __init__(self, message: str, until: datetime | None = None) -> None:
+        super().__init__(message)
+        self.until = until
 
 
 def parse_shards(text: str) -> frozenset[int]:
@@ -49,6 +54,22 @@ def parse_shards(text: str) -> frozenset[int]:
 def process_name() -> str:
     """A name for this process, unique among every process ever run: host, pid and a random part."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def gone(holder: str) -> bool:
+    """Whether a lease's holder is known to have ended: a process of this machine (another pid than this one) that
+    no longer runs. A bot restarted after a crash takes its shards back at once instead of waiting for their leases."""
+    host, _, rest = holder.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # running, as another user
+        return False
+    return False
 
 
 @dataclass
@@ -102,14 +123,15 @@ class Leases:
 
     def _refuse_conflict(self, row: LeaseRow, moment: datetime) -> None:
         """Raise ShardTaken when a live lease of another process makes this one's configuration a conflict."""
-        if row.holder == self.name or row.expires_at <= moment:
+        if row.holder == self.name or row.expires_at <= moment or gone(row.holder):
             return
         if row.count != self.count:
             raise ShardTaken(f"another Keywood process ({row.holder}) runs on this database with {row.count} shards; "
                              f"this one was given {self.count}: every process must be given the same shard count")
         if row.shard in self.own and not row.borrowed:
             raise ShardTaken(f"shard {row.shard} is already run by another Keywood process ({row.holder}, its lease "
-                             f"runs until {row.expires_at:%H:%M:%S} UTC): give each process other shards")
+                             f"runs until {row.expires_at:%H:%M:%S} UTC): give each process other shards",
+                             row.expires_at)
 
     def _renew(self, tx: Tx, rows: dict[int, LeaseRow], moment: datetime) -> ShardSet:
         """Hold own shards (or ask a borrower for them), borrow shards nobody renews, give back those asked for."""
@@ -117,7 +139,8 @@ class Leases:
         held: set[int] = set()
         for shard in range(self.count):
             row = rows.get(shard)
-            live = row is not None and row.expires_at > moment and row.holder != self.name
+            live = (row is not None and row.expires_at > moment and row.holder != self.name
+                    and not gone(row.holder))
             mine = shard in self.own
             if row is not None and live and row.borrowed and mine:
                 row.waiting = self.name  # the borrower gives it back at its next tick

@@ -9,6 +9,10 @@ is passed in, so every step of a schedule is exact. On SQLite and on PostgreSQL.
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -194,3 +198,23 @@ def test_keywood_run_refuses_shards_that_do_not_fit_before_connecting(tmp_path: 
     assert done.returncode == 2
     assert done.stderr.startswith(f"keywood run: {message}") and done.stderr.count("\n") == 1
     assert not (tmp_path / "k.db").exists()
+
+
+def test_a_crashed_process_of_this_machine_gives_its_shards_up_at_once(stores: list[Store],
+                                                                       database: Database) -> None:
+    """A bot restarted right after a crash (its old pid no longer runs here) takes its shards without waiting for
+    their leases; a holder still running here (this test's parent process) keeps them, and the refusal says until
+    when its lease runs (the bot waits that long, then tries again)."""
+    dead_pid = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead_pid.wait()
+    crashed = process(stores, database, "0-3")
+    crashed.name = f"{socket.gethostname()}:{dead_pid.pid}:crashed"
+    crashed.start(T0)
+    restarted = process(stores, database, "0-3")
+    assert restarted.start(T0 + timedelta(seconds=5)).ids == {0, 1, 2, 3}
+    alive = process(stores, database, "0-3")
+    alive.name = f"{socket.gethostname()}:{os.getppid()}:parent"
+    alive.start(T0 + timedelta(seconds=LEASE + 10))  # restarted's leases have lapsed by then
+    with pytest.raises(ShardTaken) as refused:
+        process(stores, database, "0-3").start(T0 + timedelta(seconds=LEASE + 20))
+    assert refused.value.until == T0 + timedelta(seconds=2 * LEASE + 10)
