@@ -355,7 +355,6 @@ SQL = {
     "save_game_state": ("WITH snapshot AS (INSERT INTO snapshots (game_id, version, state) VALUES "
                         "(:id, :snapshot_version, :state) ON CONFLICT (game_id) DO UPDATE SET "
                         f"version = excluded.version, state = excluded.state) {_SAVE_GAME}"),
-    "bump_version": "UPDATE games SET version = :next, updated_at = :at WHERE id = :id AND version = :expected",
     "seats": f"SELECT {_listed(SEAT_COLUMNS)} FROM seats WHERE game_id = :game ORDER BY seat",
     "add_seat": _insert("seats", SEAT_COLUMNS[1:]),
     "save_seat": "UPDATE seats SET seat = :seat, user_id = :user_id, name = :name WHERE id = :id",
@@ -771,16 +770,6 @@ class Tx:
         game.updated_at = now()
         self._states[game.id] = (game.version, state)
 
-    def bump_version(self, game: GameRow) -> bool:
-        """Advance the version now if nobody else did (optimistic check); False when the table changed."""
-        expected = game.version
-        cursor = self._execute("bump_version", self.driver.bind({"id": game.id, "expected": expected,
-                                                                 "next": expected + 1, "at": now()}))
-        if cursor.rowcount != 1:
-            return False
-        game.version = expected + 1
-        return True
-
     # seats
     def seats(self, game_id: int) -> list[SeatRow]:
         """A game's seats in clockwise order."""
@@ -860,10 +849,6 @@ class Tx:
         """The stored current state of a game."""
         rows = self._fetch("snapshot", {"game": game_id}, after=("states",))
         return dict(json.loads(rows[0][0])) if rows else None
-
-    def save_snapshot(self, game_id: int, version: int, state: dict[str, Any]) -> None:
-        """Store the current state of a game (with the next writes)."""
-        self._states[game_id] = (version, lambda: state)
 
     # prompts
     def open_prompts(self, game_id: int, kind: str | None = None) -> list[PromptRow]:

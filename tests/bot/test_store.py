@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from bot import cli
-from bot.store import PromptRow, SeatRow, Store, aware, make_engine
+from bot.store import PromptRow, SeatRow, StaleVersion, Store, aware, make_engine
 from bot.table import Table
 from tests.bot.helpers import ANA, BEN, Started, cmd, count, dump, keywood, log_rows, prompts, start_game, url
 
@@ -59,16 +59,23 @@ def test_every_transaction_takes_the_write_lock_at_once(started: Started) -> Non
 
 
 def test_the_optimistic_version_check_refuses_a_changed_game(started: Started) -> None:
-    """bump_version only advances the version it read; if the row moved meanwhile it says so."""
-    with started.table.store.transaction() as tx:
+    """save_state only advances the version it read; if the row moved meanwhile the transaction is refused
+    (StaleVersion) and leaves nothing; otherwise the version goes up by one with the snapshot."""
+    version = started.version()
+    with pytest.raises(StaleVersion), started.table.store.transaction() as tx:
         row = tx.game(started.game_id)
         assert row is not None
+        state = tx.snapshot(started.game_id)
+        assert state is not None
         tx.execute_raw(f"UPDATE games SET version = version + 1 WHERE id = {started.game_id}")
-        assert tx.bump_version(row) is False
+        tx.save_state(row, lambda: state)
+    assert started.version() == version
     with started.table.store.transaction() as tx:
         row = tx.game(started.game_id)
         assert row is not None
-        assert tx.bump_version(row) is True
+        tx.save_state(row, lambda: state)
+    assert started.version() == version + 1
+    assert count(started.db, "SELECT version FROM snapshots") == version + 1
 
 
 def test_each_accepted_action_advances_the_version_by_one(started: Started) -> None:
