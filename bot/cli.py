@@ -287,7 +287,7 @@ def run_bot(config: dict[str, Any], path: str, shards: str | None = None, shard_
 def _shards(text: Any, count: Any) -> tuple[list[int] | None, int | None]:
     """The shard ids and count to run from --shards/--shard-count or the config (empty or 0: every shard in this
     process); raises Refused when they do not fit together."""
-    from bot.shards import parse_shards
+    from bot.shards import check_shards, parse_shards
 
     if not text:
         if count:
@@ -297,10 +297,9 @@ def _shards(text: Any, count: Any) -> tuple[list[int] | None, int | None]:
         raise Refused("--shards needs --shard-count: how many shards all the processes run together")
     try:
         ids = parse_shards(str(text))
+        check_shards(ids, int(count))
     except ValueError as exc:
         raise Refused(str(exc)) from None
-    if int(count) < 1 or max(ids) >= int(count):
-        raise Refused(f"shards {text} are not all among the {count} shards 0-{int(count) - 1}")
     return sorted(ids), int(count)
 
 

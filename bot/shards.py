@@ -51,6 +51,23 @@ def parse_shards(text: str) -> frozenset[int]:
     return frozenset(ids)
 
 
+def check_shards(ids: frozenset[int], count: int) -> None:
+    """Raise ValueError unless the shard ids are some of `count` shards (0 to count - 1)."""
+    if count < 1 or not ids or max(ids) >= count:
+        raise ValueError(f"shards {_ranges(ids)} are not all among the {count} shards 0-{count - 1}")
+
+
+def _ranges(ids: frozenset[int]) -> str:
+    """Shard ids as written on the command line: '0-3', '5' or '0,2,5-7'."""
+    runs: list[list[int]] = []
+    for shard in sorted(ids):
+        if runs and shard == runs[-1][1] + 1:
+            runs[-1][1] = shard
+        else:
+            runs.append([shard, shard])
+    return ",".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
+
+
 def process_name() -> str:
     """A name for this process, unique among every process ever run: host, pid and a random part."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -87,8 +104,7 @@ class Leases:
 
     def __post_init__(self) -> None:
         """Check the configuration; raises ValueError on a shard outside 0..count-1."""
-        if self.count < 1 or not self.own or max(self.own) >= self.count:
-            raise ValueError(f"shards {sorted(self.own)} are not all among the {self.count} shards 0-{self.count - 1}")
+        check_shards(self.own, self.count)
 
     def start(self, moment: datetime | None = None) -> ShardSet:
         """Take this process's own shards; raises ShardTaken, having taken none, when another live process owns one
