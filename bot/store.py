@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+import orjson
 from sqlalchemy import (
     BigInteger,
     Column,
@@ -470,7 +471,7 @@ def _listing(value: Any) -> list[Any]:
 
 def _dumped(state: dict[str, Any]) -> str:
     """A state as the snapshots store it."""
-    return json.dumps(state, separators=(",", ":"), sort_keys=True)
+    return orjson.dumps(state, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
 
 Batch = list[tuple[str, dict[str, Any]]]
@@ -848,7 +849,7 @@ class Tx:
     def snapshot(self, game_id: int) -> dict[str, Any] | None:
         """The stored current state of a game."""
         rows = self._fetch("snapshot", {"game": game_id}, after=("states",))
-        return dict(json.loads(rows[0][0])) if rows else None
+        return dict(orjson.loads(rows[0][0])) if rows else None
 
     # prompts
     def open_prompts(self, game_id: int, kind: str | None = None) -> list[PromptRow]:

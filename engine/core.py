@@ -7,10 +7,11 @@ An engine is pure: no I/O, no clock, no global random. A game is driven by
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
+
+from engine import records
 
 JSON = dict[str, Any]
 
@@ -195,9 +196,9 @@ A = TypeVar("A")
 
 
 def clone(state: S) -> S:
-    """An independent deep copy of a game state (pickle is several times faster than copy.deepcopy here)."""
-    copied: S = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
-    return copied
+    """An independent deep copy of a game state (engine.records: worked out once per record class from its fields,
+    three times as fast as a pickle round trip for Keyper)."""
+    return records.clone(state)
 
 
 class Game(Protocol, Generic[S, A]):

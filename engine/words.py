@@ -6,12 +6,11 @@ round-trips by construction: parse(format(a)) == a.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from engine.core import AmbiguousAction, Event
+from engine.core import AmbiguousAction, Event, clone
 
 AMBIGUOUS_LIST = 12  # the most candidates an ambiguous text is answered with; more: the text is refused
 
@@ -89,7 +88,7 @@ class WordsGame(Generic[S, W]):
     def apply(self, state: S, seat: int, action: W) -> tuple[S, list[Event]]:
         """Return the next state and what happened; raises IllegalAction, leaving state untouched."""
         self._require_legal(state, seat, action)
-        new = copy.deepcopy(state)
+        new = clone(state)
         return new, self._carry_out(new, seat, action)
 
     def apply_in_place(self, state: S, seat: int, action: W) -> list[Event]:

@@ -20,6 +20,7 @@ from engine.core import (
     Scoreboard,
     ScoreLine,
     Verdict,
+    clone,
 )
 from engine.keyflower import apply as apply_mod
 from engine.keyflower import celeste, final, flow, keymelequin
@@ -220,7 +221,7 @@ class KeyflowerGame(WordsGame[KfState, Act]):
 
         A function of what the viewer sees and the seed only: each pool is sorted before it is shuffled, so where
         the hidden workers, skills and tiles are now never changes the redraw."""
-        new = copy.deepcopy(state)
+        new = clone(state)
         rng = Rng.from_seed(seed)
         others = [s for s in range(new.n) if s != viewer and new.phase != "over"]  # the end opens the screens
         _redeal([new.bag] + [new.workers[s] for s in others], rng)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -18,6 +17,7 @@ from engine.core import (
     Scoreboard,
     ScoreLine,
     Verdict,
+    clone,
 )
 from engine.keythedral import apply as apply_mod
 from engine.keythedral import decide, explain, flow, playout
@@ -158,7 +158,7 @@ class KeythedralGame(WordsGame[KState, Act]):
 
         A function of what the viewer sees and the seed only: each pool is sorted before it is shuffled, so where
         the hidden cards and tiles are now never changes the redraw."""
-        new = copy.deepcopy(state)
+        new = clone(state)
         rng = Rng.from_seed(seed)
         others = [s for s in range(new.n) if s != viewer]
         pool = list(new.law_deck) + [c for c in new.law_spaces if c is not None]

@@ -1,0 +1,122 @@
+"""engine.core.clone (engine.records): every game's states along play-outs, and odd shapes of data, are copied whole
+and independently: the copy equals the original, shares no list, dict, set or record with it, and changing the copy
+leaves the original as it was."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.games import GameEntry
+from engine.core import clone
+from engine.playout import random_playout
+from tests.contract.kit import each_game, setups
+
+MUTABLE = (list, dict, set)
+
+
+def mutable_parts(value: Any) -> list[Any]:
+    """Every list, dict, set and record inside a value, the value included, depth first."""
+    found: list[Any] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, MUTABLE) or hasattr(item, "__dataclass_fields__"):
+            found.append(item)
+        if isinstance(item, dict):
+            stack += item.values()
+        elif isinstance(item, list | tuple | set):
+            stack += item
+        elif hasattr(item, "__dataclass_fields__"):
+            stack += vars(item).values()
+    return found
+
+
+def assert_independent_copy(original: Any, copied: Any) -> None:
+    """The copy equals the original, keeps each part's type, and shares none of its mutable parts."""
+    assert copied == original
+    mine, theirs = mutable_parts(original), mutable_parts(copied)
+    assert [type(p) for p in mine] == [type(p) for p in theirs]
+    assert not {id(p) for p in mine} & {id(p) for p in theirs}
+
+
+@each_game()
+def test_states_along_playouts_are_copied_whole_and_apart(entry: GameEntry) -> None:
+    """A copy of every state met in two play-outs equals it (also as JSON) and shares nothing mutable with it."""
+    game = entry.engine
+    for setup in setups(entry, 2, first_seed=71):
+        seen: list[Any] = []
+        random_playout(game, list(setup.players), setup.seed, options=setup.options,
+                       on_step=lambda state, seat, action, keep=seen.append: keep(clone(state)))
+        for state in seen[::3]:
+            copied = clone(state)
+            assert_independent_copy(state, copied)
+            assert json.dumps(game.to_json(copied), sort_keys=True) == json.dumps(game.to_json(state), sort_keys=True)
+
+
+@each_game()
+def test_playing_on_a_copy_leaves_the_original_as_it_was(entry: GameEntry) -> None:
+    """The table applies a move to a copy in place: the state it was copied from does not change."""
+    game = entry.engine
+    setup = setups(entry, 1, first_seed=83)[0]
+    state = game.setup(setup.players, setup.seed, setup.options)
+    for _ in range(40):
+        if game.is_over(state):
+            break
+        seat = game.to_act(state)[0]
+        legal = game.legal_actions(state, seat)
+        before = json.dumps(game.to_json(state), sort_keys=True)
+        after = clone(state)
+        game.apply_choice(after, seat, legal, len(legal) - 1)
+        assert json.dumps(game.to_json(state), sort_keys=True) == before
+        state = after
+
+
+plain = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=3),
+    lambda inner: (st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+                   | st.tuples(inner, inner) | st.frozensets(st.integers(), max_size=3)
+                   | st.sets(st.integers(), max_size=3)),
+    max_leaves=30)
+
+
+@given(plain)
+def test_plain_data_of_any_shape_is_copied_apart(value: Any) -> None:
+    """Lists, dicts, tuples and sets nested in any way: an equal copy sharing nothing mutable."""
+    assert_independent_copy(value, clone(value))
+
+
+@dataclass
+class Leaf:
+    """A record with scalar fields only."""
+
+    name: str
+    count: int = 0
+
+
+@dataclass
+class Tree:
+    """A record whose declared field types do not always match what they hold."""
+
+    leaves: list[Leaf]
+    tally: dict[str, int]
+    spare: Leaf | None = None
+    loose: Any = None
+    tags: list[str] = field(default_factory=list)
+
+
+def test_records_are_copied_by_what_they_hold_not_only_by_their_declared_types() -> None:
+    """A Counter where a dict is declared stays a Counter; a set in an Any field is copied; a None is kept."""
+    tree = Tree([Leaf("a"), Leaf("b", 2)], Counter(x=1), None, {"nested": [Leaf("c"), {1, 2}]}, ["t"])
+    copied = clone(tree)
+    assert_independent_copy(tree, copied)
+    assert type(copied.tally) is Counter
+    copied.leaves[0].count = 5
+    copied.loose["nested"][1].add(3)
+    copied.tags.append("u")
+    assert tree == Tree([Leaf("a"), Leaf("b", 2)], Counter(x=1), None, {"nested": [Leaf("c"), {1, 2}]}, ["t"])
