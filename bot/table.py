@@ -20,7 +20,20 @@ from typing import Any
 from bot import clocks, describe, export, games
 from bot.clocks import Clock
 from bot.games import GameEntry, OptionError
-from bot.store import ActionRow, GameRow, OutboxRow, PromptRow, SeatRow, ShardSet, StaleVersion, Store, Tx, aware, now
+from bot.store import (
+    ActionRow,
+    GameRow,
+    OutboxRow,
+    PromptRow,
+    SeatRow,
+    ShardSet,
+    StaleVersion,
+    Store,
+    Tx,
+    aware,
+    new_row,
+    now,
+)
 from engine import standin
 from engine.core import (
     REACTION,
@@ -956,8 +969,8 @@ class Table:
             row = reuse
             row.seat, row.key, row.deadline, row.payload = decision.seat, decision.key, deadline, payload
         else:
-            row = PromptRow(game_id=game.id, kind=decision.kind, seat=decision.seat, key=decision.key,
-                            deadline=deadline, payload=payload)
+            row = new_row(PromptRow, game_id=game.id, kind=decision.kind, seat=decision.seat, key=decision.key,
+                             deadline=deadline, payload=payload)
         if decision.must and decision.default is None:
             self._start_clock(game, row, moment)
         if reuse is not None:
