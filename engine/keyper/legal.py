@@ -82,8 +82,8 @@ def keyple_plays(state: State, seat: int, colours: list[str]) -> list[Action]:
     player = state.players[seat]
     for plot_id in player.plots:
         found += _plays_onto(state, colours, SpaceRef(None, plot_id), player.plot_keyples.get(plot_id, []), boats)
-    builds = [b for b in works.build_options(state, seat, "printed") if isinstance(b, Build)]
-    return found + [PlayKeyple(c, b.plot, build=b.tile) for b in builds if b.plot not in player.plots for c in colours]
+    builds = [b for b in works.build_options(state, seat, "printed", empty_only=True) if isinstance(b, Build)]
+    return found + [PlayKeyple(c, b.plot, build=b.tile) for b in builds for c in colours]
 
 
 def _plays_onto(

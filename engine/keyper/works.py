@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from itertools import combinations_with_replacement
 
@@ -32,11 +33,12 @@ def plot_at(area: str, row: int, col: int) -> str | None:
     return f"{area[0]}{row * cols + col + 1}"
 
 
-def plots_of(area: str) -> list[str]:
+@functools.cache
+def plots_of(area: str) -> tuple[str, ...]:
     """Every plot id of an area."""
     board = comps().player_board
     count = board.farm_rows * board.farm_cols if area == "farm" else board.village_rows * board.village_cols
-    return [f"{area[0]}{i}" for i in range(1, count + 1)]
+    return tuple(f"{area[0]}{i}" for i in range(1, count + 1))
 
 
 def free_plots(player: Player) -> set[str]:
@@ -48,14 +50,6 @@ def free_plots(player: Player) -> set[str]:
             spots = [(row, col + 1)] + ([(row - 1, col), (row + 1, col)] if plot.upgraded else [])
             found |= {p for r, c in spots if (p := plot_at(area, r, c))}
     return found
-
-
-def may_place(player: Player, tile_id: str, plot_id: str) -> bool:
-    """Whether a tile fits a plot: its own area, and an empty plot or one built only once (p.15)."""
-    if plot_id[0] != comps().tiles[tile_id].area[0]:  # f.. plots take farm tiles, v.. plots village tiles
-        return False
-    built = player.plots.get(plot_id)
-    return built is None or built.under is None
 
 
 def build_cost(player: Player, action: Build, rule: str) -> list[str]:
@@ -77,15 +71,20 @@ def _cost_items(tile_id: str, rule: str, waive: str | None) -> list[str]:
     return items
 
 
-def build_options(state: State, seat: int, rule: str) -> list[Action]:
-    """Every build the seat can afford under a rule (p.13 note 4; builder and farm labourer, p.16)."""
+def build_options(state: State, seat: int, rule: str, *, empty_only: bool = False) -> list[Action]:
+    """Every build the seat can afford under a rule (p.13 note 4; builder and farm labourer, p.16); empty_only: onto
+    empty plots alone, not over a tile."""
     player = state.players[seat]
     free = free_plots(player)
     found: list[Action] = []
     for tile_id in dict.fromkeys(player.tiles):
         tile = comps().tiles[tile_id]
-        plots = [p for p in plots_of(tile.area) if may_place(player, tile_id, p)]
-        if not plots or (rule == "free_farm" and tile.area != "farm"):
+        if rule == "free_farm" and tile.area != "farm":
+            continue
+        # a tile goes on a plot of its own area that is empty or built only once (p.15)
+        plots = [p for p in plots_of(tile.area)
+                 if (built := player.plots.get(p)) is None or (built.under is None and not empty_only)]
+        if not plots:
             continue
         items = tokens(tile.cost)
         waives = list(dict.fromkeys(items)) if rule == "discount" and len(items) > 1 else [None]
