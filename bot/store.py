@@ -550,8 +550,9 @@ def _listing(value: Any) -> list[Any]:
 
 
 def _dumped(state: dict[str, Any]) -> str:
-    """A state as the snapshots store it."""
-    return orjson.dumps(state, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
+    """A state as the snapshots store it: keys in the engine's own order, which a state read back must keep (the
+    order of a dict can be the order of a seat's legal actions, and so of its buttons and the stand-in's picks)."""
+    return orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 Batch = list[tuple[str, dict[str, Any]]]

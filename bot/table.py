@@ -163,13 +163,25 @@ class TableChanged(TableError):
 
 @dataclass(frozen=True)
 class Known:
-    """A game's committed state kept in memory at its version, with the engine's open decisions and the legal
-    actions by seat when they were worked out (engine states and these lists are never changed in place)."""
+    """A game's committed state kept in memory at its version, with what was worked out from it: the engine's open
+    decisions, the legal actions by seat, the trial moves (engine states and these lists are never changed in
+    place)."""
 
     version: int
     state: Any
     decisions: list[Decision] | None = None
     legal: dict[int, list[Any]] = field(default_factory=dict)
+    trials: dict[tuple[int, int], Trial] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Trial:
+    """A legal action tried on a copy of a state: the state after it, its events, and the same seat's legal actions
+    there (None when the seat does not act there)."""
+
+    after: Any
+    events: list[Event]
+    again: list[Any] | None
 
 
 @dataclass
@@ -186,6 +198,7 @@ class Loaded:
     _decisions: tuple[Any, list[Decision]] | None = field(default=None, repr=False)
     _options: tuple[str, dict[str, Any]] | None = field(default=None, repr=False)
     _legal: dict[int, list[Any]] = field(default_factory=dict, repr=False)
+    _trials: dict[tuple[int, int], Trial] = field(default_factory=dict, repr=False)
 
     def open_prompts(self, tx: Tx) -> list[PromptRow]:
         """The game's open decisions as stored, read once per command (rows opened since are added to it)."""
@@ -202,7 +215,7 @@ class Loaded:
         """The engine's open decisions for the current state (asked once per state)."""
         if self._decisions is None or self._decisions[0] is not self.state:
             self._decisions = (self.state, self.engine.decisions(self.state))
-            self._legal = {}
+            self._legal, self._trials = {}, {}
         return self._decisions[1]
 
     def legal(self, seat: int) -> list[Any]:
@@ -212,11 +225,28 @@ class Loaded:
             self._legal[seat] = self.engine.legal_actions(self.state, seat)
         return self._legal[seat]
 
+    def trial(self, seat: int, index: int) -> Trial:
+        """The seat's index-th legal action tried on a copy of the current state (once per state, seat and action):
+        the table counts repeat buttons with it, and applies the action it then receives from it."""
+        self.decisions()
+        if (seat, index) not in self._trials:
+            after = clone(self.state)
+            events = self.engine.apply_choice(after, seat, self.legal(seat), index)
+            again = self.engine.legal_actions(after, seat) if seat in self.engine.to_act(after) else None
+            self._trials[(seat, index)] = Trial(after, events, again)
+        return self._trials[(seat, index)]
+
+    def advance(self, trial: Trial, seat: int) -> None:
+        """Make a trial's state the current one, with the seat's legal actions there when they are known."""
+        self.state = trial.after
+        self._decisions = (self.state, self.engine.decisions(self.state))
+        self._legal, self._trials = ({seat: trial.again} if trial.again is not None else {}), {}
+
     def known(self, version: int) -> Known:
         """The current state as kept in memory at this version, with what was worked out from it."""
         if self._decisions is None or self._decisions[0] is not self.state:
             return Known(version, self.state)
-        return Known(version, self.state, self._decisions[1], dict(self._legal))
+        return Known(version, self.state, self._decisions[1], dict(self._legal), dict(self._trials))
 
     @property
     def engine(self) -> Game[Any, Any]:
@@ -751,9 +781,9 @@ class Table:
     def _apply(self, tx: Tx, game: Loaded, seat: int, author: str, action: Any) -> list[Event]:
         """Apply one action and store it: log row (public words only), snapshot, version; returns the events."""
         legal = game.legal(seat)  # often known already: the engine's apply would work it out again
-        if action in legal:
-            new_state = clone(game.state)
-            events = game.engine.apply_choice(new_state, seat, legal, legal.index(action))
+        trial = game.trial(seat, legal.index(action)) if action in legal else None  # often tried for the buttons
+        if trial is not None:
+            new_state, events = trial.after, list(trial.events)
         else:
             new_state, events = game.engine.apply(game.state, seat, action)  # refuses, saying why
         public = [e.text for e in events if e.public]
@@ -761,7 +791,10 @@ class Table:
         tx.append_action(game.row, seat, author, game.engine.format(action), summary)
         engine = game.engine
         tx.save_state(game.row, lambda: engine.to_json(new_state))  # stored once, with the command's last state
-        game.state = new_state
+        if trial is not None:
+            game.advance(trial, seat)
+        else:
+            game.state = new_state
         return events
 
     def _record_answer(self, tx: Tx, game: Loaded, seat: int, action: Any, author: str) -> Outcome:
@@ -1044,8 +1077,7 @@ class Table:
     def _prompt_choices(self, game: Loaded, seat: int) -> list[str]:
         """A seat's answers as button labels (its legal actions, or those it may give ahead), when few enough."""
         options = game.legal(seat) or game.engine.pending_answers(game.state, seat)
-        texts = [game.engine.format(a) for a in options]
-        return texts if 0 < len(texts) <= MAX_CHOICES else []
+        return [game.engine.format(a) for a in options] if 0 < len(options) <= MAX_CHOICES else []
 
     def _channel_choices(self, game: Loaded, decisions: list[Decision]) -> dict[str, list[str]]:
         """Buttons for the channel: only when one seat must act and every choice's text is public; an answer the
@@ -1063,17 +1095,16 @@ class Table:
     @staticmethod
     def _run_length(game: Loaded, seat: int, index: int) -> int:
         """How many times in a row the seat could take its index-th legal action now (at most MAX_REPEAT)."""
-        engine, legal = game.engine, game.legal(seat)
-        action = legal[index]
-        state = clone(game.state)  # a copy, played on in place
-        engine.apply_choice(state, seat, legal, index)
+        engine, action, trial = game.engine, game.legal(seat)[index], game.trial(seat, index)
+        legal = trial.again
+        if legal is None or action not in legal:
+            return 1
+        state = clone(trial.after)  # a copy, played on in place (the trial's state may become the game's)
         times = 1
-        while times < MAX_REPEAT and seat in engine.to_act(state):
-            legal = engine.legal_actions(state, seat)
-            if action not in legal:
-                break
+        while legal is not None and action in legal and times < MAX_REPEAT:
             engine.apply_choice(state, seat, legal, legal.index(action))
             times += 1
+            legal = engine.legal_actions(state, seat) if seat in engine.to_act(state) else None
         return times
 
     def _hand_text(self, game: Loaded, seat: int) -> str:
@@ -1532,7 +1563,8 @@ class Table:
             known = self._states.get(row.id)
         if known is not None and known.version == row.version:  # engine states are never changed in place
             worked_out = (known.state, known.decisions) if known.decisions is not None else None
-            return Loaded(row, tx.seats(row.id), entry, known.state, _decisions=worked_out, _legal=dict(known.legal))
+            return Loaded(row, tx.seats(row.id), entry, known.state, _decisions=worked_out, _legal=dict(known.legal),
+                          _trials=dict(known.trials))
         data = tx.snapshot(row.id)
         if data is None:
             raise TableError("This game has no stored state; an admin can run `keywood replay`.")

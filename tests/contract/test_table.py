@@ -99,3 +99,40 @@ def test_a_whole_game_through_the_table(entry: GameEntry, table: Table) -> None:
     assert table.verify(game_id)[0] == "same"
     assert "Final score" in "\n".join(outcome.public)
     assert early or not offered, "answers ahead were possible but none was sent"
+
+
+@each_game()
+def test_what_a_table_keeps_in_memory_never_changes_a_command(entry: GameEntry, tmp_path: Path) -> None:
+    """A table keeps each committed state with what it worked out from it (decisions, legal actions, the trial moves
+    behind the repeat buttons) and applies the next action from there. The same 150 commands sent to a table that
+    keeps one and to a new table for every command (which reads the state from the store each time) get the same
+    replies, public lines, buttons and stored state."""
+    game = entry.engine
+    stores = [Store(f"sqlite:///{tmp_path / f'{k}.db'}") for k in range(2)]
+    keeping = Table(stores[0], images=False)
+    players = [Who(f"u-{k}", NAMES[k]) for k in range(min(3, entry.max_players))]
+    rng = random.Random(SEED)
+
+    def both(who: Who, verb: str, arg: str = "", **options: Any) -> Outcome:
+        first = send(keeping, who, verb, arg, **options)
+        second = send(Table(stores[1], images=False), who, verb, arg, **options)
+        assert (first.reply, first.public, first.choices) == (second.reply, second.public, second.choices)
+        return first
+
+    both(players[0], "new", entry.id, seed=SEED)
+    for who in players[1:]:
+        both(who, "join")
+    outcome = both(players[0], "start")
+    for _ in range(150):
+        _, status, state, _ = stored(keeping, entry)
+        if status == "finished":
+            break
+        buttons = [(players[0 if not outcome.choices else next(
+            k for k, p in enumerate(players) if p.user_id in outcome.choices)], text)
+                   for texts in outcome.choices.values() for text in texts]
+        moves = buttons or [(players[seat], game.format(a)) for seat, a, _ in due_moves(game, state)[0]]
+        who, text = rng.choice(moves)
+        outcome = both(who, "play", text)
+    assert stored(keeping, entry)[1:3] == stored(Table(stores[1], images=False), entry)[1:3]
+    for store in stores:
+        store.close()
