@@ -54,6 +54,7 @@ from engine.playout import forced_move
 LOG_LINES = 15
 MAX_CHOICES = 20
 MAX_REPEAT = 20  # the most times one command repeats an action ('take pig x3')
+KEPT_STATES = 1_000  # games whose state a table keeps in memory (the others are read from their snapshots)
 MAX_REPEAT_CHOICES = 4  # repeat buttons are worked out only for this few choices (each is a few trial moves)
 TIMEOUT_AUTHOR = "timeout"
 AUTO_AUTHOR = "auto"  # an action Keywood played because it was the only one possible
@@ -1574,10 +1575,14 @@ class Table:
 
     def _remember(self, game_id: int, version: int, state: Any, game: Loaded | None = None) -> None:
         """Keep a committed state in memory, keyed by its version (another process's change misses it), with what
-        the command that made it worked out from it (its decisions and legal actions), so the next need not."""
+        the command that made it worked out from it (its decisions, legal actions and trial moves), so the next need
+        not; only the KEPT_STATES games played most recently are kept."""
         known = game.known(version) if game is not None and game.state is state else Known(version, state)
         with self._states_lock:
+            self._states.pop(game_id, None)  # last in the dict's order: the most recently used
             self._states[game_id] = known
+            if len(self._states) > KEPT_STATES:
+                del self._states[next(iter(self._states))]
 
     def _require_seat(self, game: Loaded, cmd: Command) -> int:
         """The caller's seat; raises TableError when they are not playing (saying so if their seat was handed on)."""
