@@ -546,7 +546,7 @@ def _listing(value: Any) -> list[Any]:
     """A JSON array column as a list (psycopg decodes JSON itself; an aggregate of no rows is NULL)."""
     if value is None:
         return []
-    return list(json.loads(value)) if isinstance(value, str) else list(value)
+    return list(orjson.loads(value)) if isinstance(value, str) else list(value)
 
 
 def _dumped(state: dict[str, Any]) -> str:
