@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import functools
+import threading
 import types
 import typing
 from collections.abc import Callable
@@ -43,73 +43,78 @@ def copy_data(value: Any) -> Any:
     return record(value) if record is not None else copy.deepcopy(value)
 
 
-@functools.cache
+_COPIERS: dict[type, Copier | None] = {}  # record class -> its copy function (None: not a record copied here)
+_COMPILING = threading.Lock()
+
+
 def _record_copier(cls: type) -> Copier | None:
     """The copy function of a dataclass whose instances keep their fields in __dict__; None for any other class."""
-    if not (dataclasses.is_dataclass(cls) and isinstance(cls, type)) or not hasattr(cls, "__dict__") \
-            or "__slots__" in cls.__dict__:
-        return None
+    found = _COPIERS.get(cls, _COPIERS)
+    if found is not _COPIERS:
+        return found  # type: ignore[return-value]
+    with _COMPILING:
+        if cls not in _COPIERS:
+            if _is_record(cls):
+                _compile(cls, set())
+            else:
+                _COPIERS[cls] = None
+    return _COPIERS[cls]
+
+
+def _is_record(cls: Any) -> bool:
+    """Whether a class is a dataclass whose instances keep their fields in __dict__."""
+    return (isinstance(cls, type) and dataclasses.is_dataclass(cls) and "__slots__" not in cls.__dict__
+            and hasattr(cls, "__dict__"))
+
+
+def _compile(cls: type, compiling: set[type]) -> None:
+    """Write the copy function of a record class as Python source and compile it (and those of the record classes
+    its fields hold, which it calls through _COPIERS, so that classes may refer to each other): one statement per
+    field that needs copying, each a comprehension of the field's declared shape that falls back to copy_data
+    wherever the value has another shape."""
+    compiling.add(cls)
+    names: dict[str, Any] = {"copy_data": copy_data, "C": _COPIERS, "new": object.__new__, "cls": cls}
     hints = typing.get_type_hints(cls)
-    deep = tuple((f.name, copier) for f in dataclasses.fields(cls)
-                 if (copier := _typed_copier(hints.get(f.name, Any))) is not None)
-    new = object.__new__
-    if not deep:
-        def copy_flat(record: Any) -> Any:
-            made = new(cls)
-            made.__dict__ = record.__dict__.copy()
-            return made
-
-        return copy_flat
-
-    def copy_record(record: Any) -> Any:
-        made = new(cls)
-        values = record.__dict__.copy()  # every field, scalars shared; the others replaced below
-        for name, field_copier in deep:
-            value = values[name]
-            if value is not None:
-                values[name] = field_copier(value)
-        made.__dict__ = values
-        return made
-
-    return copy_record
+    lines = ["def copy_record(record):", "    values = record.__dict__.copy()"]
+    for f in dataclasses.fields(cls):
+        expression = _copy_expression(hints.get(f.name, Any), "value", 0, names, compiling)
+        if expression is not None:
+            lines += [f"    value = values[{f.name!r}]", "    if value is not None:",
+                      f"        values[{f.name!r}] = {expression}"]
+    lines += ["    made = new(cls)", "    made.__dict__ = values", "    return made"]
+    exec(compile("\n".join(lines), f"<copy {cls.__qualname__}>", "exec"), names)  # noqa: S102 - our own source
+    _COPIERS[cls] = names["copy_record"]
 
 
-def _typed_copier(hint: Any) -> Copier | None:
-    """How to copy a value declared with this type (None: it is immutable, share it); falls back to copy_data
-    whenever the value is not of the declared shape."""
+def _copy_expression(hint: Any, var: str, depth: int, names: dict[str, Any], compiling: set[type]) -> str | None:
+    """A Python expression copying the value named var, declared with this type; None when the value is immutable
+    and is shared."""
     if hint in _SCALARS:
         return None
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        copiers = [_typed_copier(a) for a in args if a is not type(None)]
-        return copiers[0] if len(copiers) == 1 else (None if all(c is None for c in copiers) else copy_data)
+        options = [_copy_expression(a, var, depth, names, compiling) for a in args if a is not type(None)]
+        if all(o is None for o in options):
+            return None
+        return f"(None if {var} is None else {options[0]})" if len(options) == 1 else f"copy_data({var})"
     if origin is typing.Literal:
         return None
+    if origin is tuple and args and all(_copy_expression(a, var, depth, names, compiling) is None
+                                        for a in args if a is not Ellipsis):
+        return f"({var} if type({var}) is tuple else copy_data({var}))"
+    item = f"x{depth}"
     if origin is list and len(args) == 1:
-        return _list_copier(_typed_copier(args[0]))
+        inner = _copy_expression(args[0], item, depth + 1, names, compiling)
+        copied = f"{var}.copy()" if inner is None else f"[{inner} for {item} in {var}]"
+        return f"({copied} if type({var}) is list else copy_data({var}))"
     if origin is dict and len(args) == 2:
-        return _dict_copier(_typed_copier(args[1]))
-    if origin is tuple and args and all(_typed_copier(a) is None for a in args if a is not Ellipsis):
-        return _exactly(tuple, lambda value: value)
-    if isinstance(hint, type) and (record := _record_copier(hint)) is not None:
-        return _exactly(hint, record)
-    return copy_data
-
-
-def _exactly(kind: type, copier: Copier) -> Copier:
-    """copier for values of exactly this type, copy_data for any other (a subclass, or a value of another shape)."""
-    return lambda value: copier(value) if type(value) is kind else copy_data(value)
-
-
-def _list_copier(item: Copier | None) -> Copier:
-    """Copy a list whose items are copied by item (None: shared)."""
-    if item is None:
-        return _exactly(list, list.copy)
-    return _exactly(list, lambda value: [None if x is None else item(x) for x in value])
-
-
-def _dict_copier(item: Copier | None) -> Copier:
-    """Copy a dict whose values are copied by item (None: shared); keys are hashable, so shared."""
-    if item is None:
-        return _exactly(dict, dict.copy)
-    return _exactly(dict, lambda value: {k: None if v is None else item(v) for k, v in value.items()})
+        inner = _copy_expression(args[1], item, depth + 1, names, compiling)
+        copied = f"{var}.copy()" if inner is None else f"{{k{depth}: {inner} for k{depth}, {item} in {var}.items()}}"
+        return f"({copied} if type({var}) is dict else copy_data({var}))"
+    if _is_record(hint):
+        if hint not in _COPIERS and hint not in compiling:
+            _compile(hint, compiling)
+        name = f"T{len(names)}"
+        names[name] = hint
+        return f"(C[{name}]({var}) if type({var}) is {name} else copy_data({var}))"
+    return f"copy_data({var})"
