@@ -11,8 +11,6 @@ times in columns without a time zone on both, as the migrations create them, and
 
 from __future__ import annotations
 
-import functools
-import json
 import logging
 import re
 import sqlite3
@@ -20,7 +18,7 @@ import threading
 import weakref
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -176,6 +174,51 @@ class PromptRow(SQLModel, table=True):
     status: str = Field(default="open", index=True)
     answer: str | None = None
     created_at: datetime = Field(default_factory=now, sa_type=UTCTime)
+
+
+@dataclass(slots=True, kw_only=True)
+class GameRecord:
+    """A game's row (GameRow's columns) as the command path reads and writes it: a plain object, so that reading a
+    field or setting one costs what a plain attribute does, not the ORM's bookkeeping."""
+
+    id: int | None = None
+    guild_id: str
+    channel_id: str
+    game: str
+    options: str = "{}"
+    seed: int
+    status: str = "lobby"
+    version: int = 0
+    host_id: str
+    created_at: datetime = field(default_factory=now)
+    updated_at: datetime = field(default_factory=now)
+
+
+@dataclass(slots=True, kw_only=True)
+class SeatRecord:
+    """A seat's row (SeatRow's columns) as the command path reads and writes it."""
+
+    id: int | None = None
+    game_id: int
+    seat: int
+    user_id: str
+    name: str
+
+
+@dataclass(slots=True, kw_only=True)
+class PromptRecord:
+    """A prompt's row (PromptRow's columns) as the command path reads and writes it."""
+
+    id: int | None = None
+    game_id: int
+    kind: str
+    seat: int | None = None
+    key: str = ""
+    deadline: datetime
+    payload: str = "{}"
+    status: str = "open"
+    answer: str | None = None
+    created_at: datetime = field(default_factory=now)
 
 
 class OutboxRow(SQLModel, table=True):
@@ -352,6 +395,7 @@ class StaleVersion(Exception):
 
 
 M = TypeVar("M", bound=SQLModel)
+R = TypeVar("R")
 
 
 def _columns(table: str) -> tuple[str, ...]:
@@ -477,17 +521,17 @@ class Driver:
         return {f"{name}_{i}": self.bind_time(row[name]) if name in _TIMES else row[name]
                 for i, row in enumerate(rows) for name in columns}
 
-    def read(self, model: type[M], columns: Sequence[str], values: Sequence[Any]) -> M:
-        """A row read by the driver as a model object that no session knows (times converted back)."""
-        return made(model, {k: self.read_time(v) if k in _TIMES else v for k, v in zip(columns, values, strict=True)})
+    def read(self, record: Callable[..., R], columns: Sequence[str], values: Sequence[Any]) -> R:
+        """A row read by the driver as a record (times converted back)."""
+        return record(**{k: self.read_time(v) if k in _TIMES else v for k, v in zip(columns, values, strict=True)})
 
-    def read_json(self, model: type[M], columns: Sequence[str], values: Sequence[Any], **more: Any) -> M:
-        """A row read from a JSON array (a game's seats or prompts) as a model object no session knows: times come as
-        SQLite stores them, or as PostgreSQL writes them in JSON (ISO 8601)."""
+    def read_json(self, record: Callable[..., R], columns: Sequence[str], values: Sequence[Any], **more: Any) -> R:
+        """A row read from a JSON array (a game's seats or prompts) as a record: times come as SQLite stores them, or
+        as PostgreSQL writes them in JSON (ISO 8601)."""
         row = dict(zip(columns, values, strict=True), **more)
         for name in _TIMES.intersection(row):
             row[name] = self.read_time(row[name]) if self.sqlite else aware(datetime.fromisoformat(row[name]))
-        return made(model, row)
+        return record(**row)
 
     def stale(self, exc: Exception) -> bool:
         """Whether a database error is save_game's refusal of a game row whose version moved (see SQL)."""
@@ -509,30 +553,6 @@ def made(model: type[M], values: dict[str, Any]) -> M:
     row: M = manager_of_class(model).new_instance()
     row.__dict__.update(values)
     return row
-
-
-def new_row(model: type[M], **values: Any) -> M:
-    """A new model object (not yet stored) with these column values and the columns' defaults for the rest, made as
-    `made` makes one: the model's own constructor validates, and costs twenty times as much. Raises TypeError when a
-    column without a default is left out."""
-    plain, factories = _defaults(model)
-    missing = set(model.model_fields) - set(plain) - set(factories) - set(values)
-    if missing:
-        raise TypeError(f"{model.__name__} needs {', '.join(sorted(missing))}")
-    return made(model, {**plain, **{name: make() for name, make in factories.items() if name not in values}, **values})
-
-
-@functools.cache
-def _defaults(model: type[SQLModel]) -> tuple[dict[str, Any], dict[str, Callable[[], Any]]]:
-    """A model's columns with a default value, and those whose default is made by a function."""
-    plain: dict[str, Any] = {}
-    factories: dict[str, Callable[[], Any]] = {}
-    for name, info in model.model_fields.items():
-        if info.default_factory is not None:
-            factories[name] = info.default_factory  # type: ignore[assignment]
-        elif not info.is_required():
-            plain[name] = info.default
-    return plain, factories
 
 
 def _outbox_defaults() -> dict[str, Any]:
@@ -654,10 +674,10 @@ class Tx:
         self._session: Session | None = None
         self._log: list[dict[str, Any]] = []  # log rows to append, in order
         self._states: dict[int, tuple[int, Callable[[], dict[str, Any]]]] = {}  # game id -> (version, its state)
-        self._games: dict[int, tuple[GameRow, int]] = {}  # game rows to write back, with the version they were read at
-        self._prompts: dict[int, PromptRow] = {}  # changed prompts by id
-        self._seats: dict[int, list[SeatRow]] = {}  # seats read with their game in this transaction
-        self._prefetched: dict[int, list[PromptRow]] = {}  # open prompts read with their game
+        self._games: dict[int, tuple[GameRecord, int]] = {}  # game rows to write back, with the version first read
+        self._prompts: dict[int, PromptRecord] = {}  # changed prompts by id
+        self._seats: dict[int, list[SeatRecord]] = {}  # seats read with their game in this transaction
+        self._prefetched: dict[int, list[PromptRecord]] = {}  # open prompts read with their game
         self._outbox: list[tuple[dict[str, Any], list[OutboxRow]]] = []  # queued messages to insert: (params, rows)
         self._numbering: dict[int, list[OutboxRow]] = {}  # the rows an outbox INSERT being sent inserts, by id(params)
 
@@ -744,7 +764,7 @@ class Tx:
             self._outbox = []
         return batch
 
-    def _game_params(self, row: GameRow, expected: int) -> dict[str, Any]:
+    def _game_params(self, row: GameRecord, expected: int) -> dict[str, Any]:
         """save_game's parameters for a game row read at version `expected`."""
         return self.driver.bind({"id": row.id, "status": row.status, "options": row.options, "host_id": row.host_id,
                                  "version": row.version, "updated_at": row.updated_at, "expected": expected})
@@ -778,7 +798,7 @@ class Tx:
             self._session.close()
 
     # games
-    def live_game(self, guild_id: str, channel_id: str, *, claim: bool = False) -> GameRow | None:
+    def live_game(self, guild_id: str, channel_id: str, *, claim: bool = False) -> GameRecord | None:
         """The lobby or running game of a channel, locked for this transaction; claim: the channel itself too, even
         when it has no game (PostgreSQL: an advisory lock, so that a second `new` waits and then finds the first's;
         SQLite's transactions hold the whole file)."""
@@ -787,11 +807,11 @@ class Tx:
         locks = [(self.driver.sql["lock_live_game"], where)]
         return self._game("live_game", where, [(self.driver.sql["lock_channel"], channel), *locks] if claim else locks)
 
-    def game(self, game_id: int) -> GameRow | None:
+    def game(self, game_id: int) -> GameRecord | None:
         """A game by id, locked for this transaction."""
         return self._game("game", {"id": game_id}, [(self.driver.sql["lock_game"], {"id": game_id})])
 
-    def _game(self, name: str, params: dict[str, Any], locks: Batch) -> GameRow | None:
+    def _game(self, name: str, params: dict[str, Any], locks: Batch) -> GameRecord | None:
         """A game read with its seats and open prompts (kept for seats() and open_prompts()), in one statement.
 
         PostgreSQL: after the locks given, sent in statements of their own in the same round trip; a game the lock
@@ -803,12 +823,12 @@ class Tx:
         rows = cursors[-1].fetchall()
         if not rows or (locks and rows[0][0] not in {r[0] for r in cursors[-2].fetchall()}):
             return None
-        game = self.driver.read(GameRow, GAME_COLUMNS, rows[0][:len(GAME_COLUMNS)])
+        game = self.driver.read(GameRecord, GAME_COLUMNS, rows[0][:len(GAME_COLUMNS)])
         assert game.id is not None
         seats, prompts = (_listing(value) for value in rows[0][len(GAME_COLUMNS):])
-        self._seats[game.id] = sorted((self.driver.read_json(SeatRow, SEAT_FIELDS, r, game_id=game.id)
+        self._seats[game.id] = sorted((self.driver.read_json(SeatRecord, SEAT_FIELDS, r, game_id=game.id)
                                        for r in seats), key=lambda seat: seat.seat)
-        self._prefetched[game.id] = sorted((self.driver.read_json(PromptRow, PROMPT_FIELDS, r) for r in prompts),
+        self._prefetched[game.id] = sorted((self.driver.read_json(PromptRecord, PROMPT_FIELDS, r) for r in prompts),
                                            key=lambda prompt: prompt.id or 0)
         return game
 
@@ -818,35 +838,35 @@ class Tx:
         if not self.sqlite:
             self._execute("lock_channel", {"space": space, "name": name})
 
-    def latest_game(self, guild_id: str, channel_id: str, status: str) -> GameRow | None:
+    def latest_game(self, guild_id: str, channel_id: str, status: str) -> GameRecord | None:
         """The most recent game of a channel with this status."""
         return self._game("latest_game", {"guild": guild_id, "channel": channel_id, "status": status}, [])
 
-    def games(self, status: str | None = None) -> list[GameRow]:
+    def games(self, status: str | None = None) -> list[GameRecord]:
         """Every game, or those with one status."""
         rows = self._fetch("games_with", {"status": status}) if status else self._fetch("games", {})
-        return [self.driver.read(GameRow, GAME_COLUMNS, row) for row in rows]
+        return [self.driver.read(GameRecord, GAME_COLUMNS, row) for row in rows]
 
-    def add_game(self, row: GameRow) -> GameRow:
+    def add_game(self, row: GameRecord) -> GameRecord:
         """Insert a new game and return it with its id."""
         values = self.driver.numbered([{name: getattr(row, name) for name in GAME_COLUMNS[1:]}], GAME_COLUMNS[1:])
         [(row.id,)] = self._fetch("add_game", values)
         self._seats[row.id] = []
         return row
 
-    def set_status(self, game: GameRow, status: str) -> None:
+    def set_status(self, game: GameRecord, status: str) -> None:
         """Change a game's status (and store whatever else of its row changed: options, host)."""
         game.status = status
         game.updated_at = now()
         self._stage(game)
 
-    def _stage(self, game: GameRow) -> None:
+    def _stage(self, game: GameRecord) -> None:
         """Write a game's row back with the next writes, if its version is still the one first seen."""
         assert game.id is not None
         staged = self._games.get(game.id)
         self._games[game.id] = (game, staged[1] if staged else game.version)
 
-    def save_state(self, game: GameRow, state: Callable[[], dict[str, Any]]) -> None:
+    def save_state(self, game: GameRecord, state: Callable[[], dict[str, Any]]) -> None:
         """Advance a game's version and store its new state (state() gives its JSON data, made only if it is still
         the game's state when the writes go) with the next writes; raises StaleVersion then if the stored version is
         no longer the one this transaction read (the optimistic check behind the locks)."""
@@ -857,16 +877,16 @@ class Tx:
         self._states[game.id] = (game.version, state)
 
     # seats
-    def seats(self, game_id: int) -> list[SeatRow]:
+    def seats(self, game_id: int) -> list[SeatRecord]:
         """A game's seats in clockwise order."""
         if game_id not in self._seats:
-            self._seats[game_id] = [made(SeatRow, dict(zip(SEAT_COLUMNS, row, strict=True)))
+            self._seats[game_id] = [SeatRecord(**dict(zip(SEAT_COLUMNS, row, strict=True)))
                                     for row in self._fetch("seats", {"game": game_id}, after=())]
         return list(self._seats[game_id])
 
-    def add_seat(self, game_id: int, user_id: str, name: str) -> SeatRow:
+    def add_seat(self, game_id: int, user_id: str, name: str) -> SeatRecord:
         """Seat a player at the next free seat."""
-        row = SeatRow(game_id=game_id, seat=len(self.seats(game_id)), user_id=user_id, name=name)
+        row = SeatRecord(game_id=game_id, seat=len(self.seats(game_id)), user_id=user_id, name=name)
         [(row.id,)] = self._fetch("add_seat", {"game_id_0": game_id, "seat_0": row.seat, "user_id_0": user_id,
                                                "name_0": name})
         self._seats[game_id].append(row)
@@ -881,13 +901,13 @@ class Tx:
                 row.seat = i
                 self._save_seat(row)
 
-    def reassign_seat(self, seat: SeatRow, user_id: str, name: str) -> None:
+    def reassign_seat(self, seat: SeatRecord, user_id: str, name: str) -> None:
         """Give a seat to another person."""
         seat.user_id, seat.name = user_id, name
         self._save_seat(seat)
         self._seats.pop(seat.game_id, None)
 
-    def _save_seat(self, row: SeatRow) -> None:
+    def _save_seat(self, row: SeatRecord) -> None:
         """Write a seat row back."""
         self._execute("save_seat", {"id": row.id, "seat": row.seat, "user_id": row.user_id, "name": row.name})
 
@@ -916,7 +936,7 @@ class Tx:
         )
         return list(reversed(list(self.session.exec(query))))
 
-    def append_action(self, game: GameRow, seat: int, author_id: str, notation: str, summary: str) -> None:
+    def append_action(self, game: GameRecord, seat: int, author_id: str, notation: str, summary: str) -> None:
         """Append an accepted action to the log (with the next writes), stamped with the version it applied to."""
         assert game.id is not None
         self._log.append({"game": game.id, "seat": seat, "author": author_id, "notation": notation,
@@ -937,7 +957,7 @@ class Tx:
         return dict(orjson.loads(rows[0][0])) if rows else None
 
     # prompts
-    def open_prompts(self, game_id: int, kind: str | None = None) -> list[PromptRow]:
+    def open_prompts(self, game_id: int, kind: str | None = None) -> list[PromptRecord]:
         """A game's open prompts, oldest first (the first time, those read with the game if they were)."""
         if not kind and game_id in self._prefetched:
             return self._prefetched.pop(game_id)
@@ -945,16 +965,16 @@ class Tx:
             rows = self._fetch("open_prompts_of", {"game": game_id, "kind": kind}, after=("prompts",))
         else:
             rows = self._fetch("open_prompts", {"game": game_id}, after=("prompts",))
-        return [self.driver.read(PromptRow, PROMPT_COLUMNS, row) for row in rows]
+        return [self.driver.read(PromptRecord, PROMPT_COLUMNS, row) for row in rows]
 
-    def prompt(self, prompt_id: int) -> PromptRow | None:
+    def prompt(self, prompt_id: int) -> PromptRecord | None:
         """A prompt by id, read (on PostgreSQL) once its game is locked for this transaction: a command in flight on
         the game has committed by then, and what it did to the prompt is seen."""
         locks = None if self.sqlite else [(self.driver.sql["lock_prompt_game"], {"id": prompt_id})]
         rows = self._fetch("prompt", {"id": prompt_id}, locks, after=("prompts",))
-        return self.driver.read(PromptRow, PROMPT_COLUMNS, rows[0]) if rows else None
+        return self.driver.read(PromptRecord, PROMPT_COLUMNS, rows[0]) if rows else None
 
-    def add_prompt(self, row: PromptRow) -> PromptRow:
+    def add_prompt(self, row: PromptRecord) -> PromptRecord:
         """Open a prompt."""
         values = self.driver.numbered([{name: getattr(row, name) for name in PROMPT_COLUMNS[1:]}],
                                       PROMPT_COLUMNS[1:])
@@ -962,7 +982,7 @@ class Tx:
         self._prefetched.pop(row.game_id, None)
         return row
 
-    def save_prompt(self, row: PromptRow) -> None:
+    def save_prompt(self, row: PromptRecord) -> None:
         """Store a changed prompt (written with the next writes)."""
         assert row.id is not None
         self._prompts[row.id] = row

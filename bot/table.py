@@ -22,16 +22,15 @@ from bot.clocks import Clock
 from bot.games import GameEntry, OptionError
 from bot.store import (
     ActionRow,
-    GameRow,
+    GameRecord,
     OutboxRow,
-    PromptRow,
-    SeatRow,
+    PromptRecord,
+    SeatRecord,
     ShardSet,
     StaleVersion,
     Store,
     Tx,
     aware,
-    new_row,
     now,
 )
 from engine import standin
@@ -189,25 +188,25 @@ class Trial:
 class Loaded:
     """A game row with its seats, registry entry and current state, inside one transaction."""
 
-    row: GameRow
-    seats: list[SeatRow]
+    row: GameRecord
+    seats: list[SeatRecord]
     entry: GameEntry
     state: Any
     done_prompts: list[int] = field(default_factory=list)
     standing_in: set[int] = field(default_factory=set)  # seats whose clock ran out: the stand-in plays their turn
-    _prompts: list[PromptRow] | None = field(default=None, repr=False)
+    _prompts: list[PromptRecord] | None = field(default=None, repr=False)
     _decisions: tuple[Any, list[Decision]] | None = field(default=None, repr=False)
     _options: tuple[str, dict[str, Any]] | None = field(default=None, repr=False)
     _legal: dict[int, list[Any]] = field(default_factory=dict, repr=False)
     _trials: dict[tuple[int, int], Trial] = field(default_factory=dict, repr=False)
 
-    def open_prompts(self, tx: Tx) -> list[PromptRow]:
+    def open_prompts(self, tx: Tx) -> list[PromptRecord]:
         """The game's open decisions as stored, read once per command (rows opened since are added to it)."""
         if self._prompts is None:
             self._prompts = tx.open_prompts(self.id)
         return [p for p in self._prompts if p.status == "open"]
 
-    def remember_prompt(self, row: PromptRow) -> None:
+    def remember_prompt(self, row: PromptRecord) -> None:
         """Count a newly opened prompt among the open ones."""
         if self._prompts is not None:
             self._prompts.append(row)
@@ -271,7 +270,7 @@ class Loaded:
         """The seat of a user, if seated."""
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
-    def user_of(self, seat: int) -> SeatRow:
+    def user_of(self, seat: int) -> SeatRecord:
         """The seat row of a seat number."""
         return self.seats[seat]
 
@@ -364,7 +363,7 @@ class Table:
             raise TableError("A game is already open in this channel; finish or abandon it first.")
         options = self._game_options(tx, entry, cmd)
         seed = int(options.pop("seed", None) or secrets.randbelow(2**31))
-        row = tx.add_game(GameRow(guild_id=cmd.where.guild_id, channel_id=cmd.where.channel_id, game=entry.id,
+        row = tx.add_game(GameRecord(guild_id=cmd.where.guild_id, channel_id=cmd.where.channel_id, game=entry.id,
                                   options=json.dumps(options, sort_keys=True), seed=seed, host_id=cmd.who.user_id))
         assert row.id is not None
         tx.add_seat(row.id, cmd.who.user_id, cmd.who.name)
@@ -562,7 +561,7 @@ class Table:
             self._start_clock(game, prompt, moment)
             tx.save_prompt(prompt)
 
-    def _clock_states(self, tx: Tx, row: GameRow, moment: datetime) -> str:
+    def _clock_states(self, tx: Tx, row: GameRecord, moment: datetime) -> str:
         """Each running clock and each seat away, as lines after the clock's description."""
         if row.status != "active":
             return ""
@@ -887,7 +886,7 @@ class Table:
         return events
 
     @staticmethod
-    def _still_open(game: Loaded, prompt: PromptRow) -> bool:
+    def _still_open(game: Loaded, prompt: PromptRecord) -> bool:
         """Whether a prompt's decision is still one of the engine's open decisions."""
         return any(d.seat == prompt.seat and d.key == prompt.key for d in game.decisions())
 
@@ -972,8 +971,8 @@ class Table:
             outcome.closed.append(prompt.id or 0)
         outcome.choices = self._channel_choices(game, decisions)
 
-    def _adopt_legacy(self, tx: Tx, decisions: list[Decision], rows: list[PromptRow],
-                      by_key: dict[tuple[int | None, str], PromptRow]) -> None:
+    def _adopt_legacy(self, tx: Tx, decisions: list[Decision], rows: list[PromptRecord],
+                      by_key: dict[tuple[int | None, str], PromptRecord]) -> None:
         """Give prompts written before decisions had keys (key '') the key of the seat's decision of that kind."""
         for prompt in [p for p in rows if p.key == ""]:
             match = next((d for d in decisions if d.seat == prompt.seat and d.kind == prompt.kind
@@ -987,7 +986,7 @@ class Table:
             by_key[(match.seat, match.key)] = prompt
 
     def _open_prompt(self, tx: Tx, game: Loaded, decision: Decision, moment: datetime, *,
-                     reuse: PromptRow | None = None) -> PromptRow:
+                     reuse: PromptRecord | None = None) -> PromptRecord:
         """Store a new decision with its deadline: a default applies at it, otherwise it reminds.
 
         reuse: an ending turn's row, rewritten for the next turn step (one write, not two).
@@ -1003,7 +1002,7 @@ class Table:
             row = reuse
             row.seat, row.key, row.deadline, row.payload = decision.seat, decision.key, deadline, payload
         else:
-            row = new_row(PromptRow, game_id=game.id, kind=decision.kind, seat=decision.seat, key=decision.key,
+            row = PromptRecord(game_id=game.id, kind=decision.kind, seat=decision.seat, key=decision.key,
                              deadline=deadline, payload=payload)
         if decision.must and decision.default is None:
             self._start_clock(game, row, moment)
@@ -1015,7 +1014,7 @@ class Table:
         return row
 
     @staticmethod
-    def _start_clock(game: Loaded, row: PromptRow, moment: datetime) -> None:
+    def _start_clock(game: Loaded, row: PromptRecord, moment: datetime) -> None:
         """Time a decision that now must be made and has no default, when the table has a clock (not yet saved)."""
         clock = Clock.of(game.options)
         if not clock.on or row.seat is None:
@@ -1023,7 +1022,7 @@ class Table:
         row.deadline, timer = clock.start(moment, clocks.away_until(game.options, row.seat, moment))
         row.payload = json.dumps(json.loads(row.payload) | {"clock": timer})
 
-    def _note(self, game: Loaded, row: PromptRow, decision: Decision, context: Sequence[str] = (),
+    def _note(self, game: Loaded, row: PromptRecord, decision: Decision, context: Sequence[str] = (),
               digest: Sequence[str] = ()) -> PromptNote:
         """What to send a seat's holder about one open decision (by DM, or privately in the channel).
 
@@ -1142,7 +1141,8 @@ class Table:
         return self._hand_over(tx, row, seat, replacement, str(cmd.options.get("replacement_name", replacement)),
                                moment)
 
-    def _hand_over(self, tx: Tx, row: GameRow, seat: SeatRow, user_id: str, name: str, moment: datetime) -> Outcome:
+    def _hand_over(self, tx: Tx, row: GameRecord, seat: SeatRecord, user_id: str, name: str,
+                   moment: datetime) -> Outcome:
         """Give a running game's seat to another person: its decisions follow, the new holder is told privately."""
         leaving, leaving_id = seat.name, seat.user_id
         options = json.loads(row.options)
@@ -1385,7 +1385,7 @@ class Table:
             outcomes.append(reminded)
         return outcomes
 
-    def _clocks_due(self, tx: Tx, game: Loaded, prompts: list[PromptRow], moment: datetime
+    def _clocks_due(self, tx: Tx, game: Loaded, prompts: list[PromptRecord], moment: datetime
                     ) -> tuple[list[str], list[Outcome]]:
         """Act on clocks that need attention: warn a seat, or carry out what the table chose for a clock that ran
         out (the stand-in is marked to play; a seat offered to substitutes or the host asked, again every
@@ -1439,12 +1439,12 @@ class Table:
                        where=Where(game.row.guild_id, game.row.channel_id))
 
     @staticmethod
-    def _save_options(tx: Tx, row: GameRow, options: dict[str, Any]) -> None:
+    def _save_options(tx: Tx, row: GameRecord, options: dict[str, Any]) -> None:
         """Store a table's changed options (clock settings, time away, seats offered to substitutes)."""
         row.options = json.dumps(options, sort_keys=True)
         tx.set_status(row, row.status)
 
-    def _remind(self, tx: Tx, game: Loaded, prompts: list[PromptRow], moment: datetime) -> Outcome | None:
+    def _remind(self, tx: Tx, game: Loaded, prompts: list[PromptRecord], moment: datetime) -> Outcome | None:
         """One reminder for overdue decisions without a default, mentioning their holders; pushes their deadlines."""
         hours = int(game.options.get("reminder_hours", self.defaults[1]))
         due = set(game.engine.to_act(game.state))
@@ -1529,7 +1529,7 @@ class Table:
             return tell
 
     # loading and permissions
-    def _require_game(self, tx: Tx, cmd: Command) -> GameRow:
+    def _require_game(self, tx: Tx, cmd: Command) -> GameRecord:
         """The command's game (by id, else the channel's open game); raises TableError when there is none."""
         if cmd.game_id is not None:
             by_id = tx.game(cmd.game_id)
@@ -1548,7 +1548,7 @@ class Table:
             raise TableError(f"The game has not started yet; the host starts it with {cmd.typed('start')}.")
         return self._load(tx, row)
 
-    def _latest_game(self, tx: Tx, cmd: Command) -> GameRow:
+    def _latest_game(self, tx: Tx, cmd: Command) -> GameRecord:
         """The channel's live game, or else its most recent one."""
         row = tx.live_game(cmd.where.guild_id, cmd.where.channel_id) or tx.latest_game(
             cmd.where.guild_id, cmd.where.channel_id, "finished")
@@ -1556,7 +1556,7 @@ class Table:
             raise TableError(f"There is no game in this channel. Start one with {cmd.typed('new')}.")
         return row
 
-    def _load(self, tx: Tx, row: GameRow) -> Loaded:
+    def _load(self, tx: Tx, row: GameRecord) -> Loaded:
         """Read a game's seats and state."""
         assert row.id is not None
         entry = games.get(row.game)
@@ -1595,7 +1595,7 @@ class Table:
             raise TableError("You are not a player in this game.")
         return seat
 
-    def _require_host(self, row: GameRow, cmd: Command, what: str) -> None:
+    def _require_host(self, row: GameRecord, cmd: Command, what: str) -> None:
         """Raise TableError unless the caller is the host or a server admin."""
         if cmd.who.user_id != row.host_id and not cmd.who.is_admin:
             raise TableError(f"Only the host or a server admin can {what}.")
@@ -1691,7 +1691,7 @@ def grouped(texts: list[str], limit: int) -> list[str]:
     return best[:limit]
 
 
-def _reusable(prompt: PromptRow, decision: Decision) -> bool:
+def _reusable(prompt: PromptRecord, decision: Decision) -> bool:
     """Whether an ending prompt can be rewritten for a new decision: both turns with public choices and no default.
 
     Nobody holds a button tied to such a prompt's id (turn buttons carry the table's version; a private turn step,

@@ -1,8 +1,9 @@
 """The SQLite checkpointer: the write-ahead log reaches the database file from a thread of the store's own, not in a
-command's COMMIT; the thread ends with the store. Also new_row, the quick way the table makes a new row."""
+command's COMMIT; the thread ends with the store. Also the plain records the command path reads and writes."""
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import time
 from collections.abc import Iterator
@@ -10,7 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import BACKSTOP_PAGES, Checkpointer, PromptRow, Store, new_row, now
+from bot.store import (
+    BACKSTOP_PAGES,
+    Checkpointer,
+    GameRecord,
+    GameRow,
+    PromptRecord,
+    PromptRow,
+    SeatRecord,
+    SeatRow,
+    Store,
+)
 
 ROWS = 300  # each about a page and a half: 450 pages, well short of the backstop
 BLOB = b"k" * 6000
@@ -93,13 +104,17 @@ def test_an_in_memory_database_has_no_checkpointer() -> None:
     store.close()
 
 
-def test_new_row_fills_in_the_defaults_and_refuses_a_missing_column() -> None:
-    """A new prompt gets the columns' defaults (status open, a creation time, no id); a required column left out is
-    a TypeError naming it."""
-    moment = now()
-    row = new_row(PromptRow, game_id=3, kind="turn", seat=1, deadline=moment)
-    assert (row.id, row.game_id, row.kind, row.seat, row.key, row.deadline, row.payload, row.status, row.answer) == (
-        None, 3, "turn", 1, "", moment, "{}", "open", None)
-    assert abs((row.created_at - moment).total_seconds()) < 5
+@pytest.mark.parametrize(("record", "model"), [(GameRecord, GameRow), (SeatRecord, SeatRow),
+                                             (PromptRecord, PromptRow)])
+def test_the_command_paths_records_match_their_tables(record: type, model: type) -> None:
+    """Each plain record the command path uses has its table's columns, in order, with the same defaults; a column
+    without a default must be given."""
+    assert [f.name for f in dataclasses.fields(record)] == [c.name for c in model.__table__.columns]
+    for f in dataclasses.fields(record):
+        info = model.model_fields[f.name]
+        assert (f.default_factory is not dataclasses.MISSING) == (info.default_factory is not None), f.name
+        if f.default_factory is dataclasses.MISSING and not info.is_required():
+            assert f.default == info.default, f.name
+        assert (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING) == info.is_required()
     with pytest.raises(TypeError, match="deadline"):
-        new_row(PromptRow, game_id=3, kind="turn")
+        PromptRecord(game_id=3, kind="turn")  # type: ignore[call-arg]

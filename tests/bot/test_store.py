@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from bot import cli
-from bot.store import PromptRow, SeatRow, StaleVersion, Store, aware, make_engine
+from bot.store import PromptRecord, SeatRow, StaleVersion, Store, aware, make_engine
 from bot.table import Table
 from tests.bot.helpers import ANA, BEN, Started, cmd, count, dump, keywood, log_rows, prompts, start_game, url
 
@@ -190,7 +190,7 @@ def test_times_are_stored_as_utc_whatever_the_servers_time_zone(started: Started
     zone is Pacific/Auckland) and read back as the same moment, and deadlines compare by the moment."""
     moment = datetime(2026, 11, 22, 23, 30, 15, 123456, tzinfo=UTC)
     with started.table.store.transaction() as tx:
-        prompt = tx.add_prompt(PromptRow(game_id=started.game_id, kind="turn", seat=0, deadline=moment))
+        prompt = tx.add_prompt(PromptRecord(game_id=started.game_id, kind="turn", seat=0, deadline=moment))
         assert prompt.id is not None
         prompt_id = prompt.id
     with started.table.store.transaction() as tx:
