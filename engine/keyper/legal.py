@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from engine.keyper import fairs, housing, works
 from engine.keyper.actions import (
     Action,
@@ -31,7 +33,6 @@ from engine.keyper.spaces import (
     keyp_empty,
     may_join,
     season_name,
-    space_colour,
     working_colour,
 )
 from engine.keyper.state import Keyple, State, Step
@@ -75,29 +76,35 @@ def keyple_plays(state: State, seat: int, colours: list[str]) -> list[Action]:
     found: list[Action] = []
     boats = free_boats(state)
     for board in state.boards:
-        for f in comps().display(board.display).fields:
-            if f.kind != "keyp":
-                ref = SpaceRef(board.number, f.id)
-                found += _plays_onto(state, colours, ref, board.spaces.get(f.id, []), boats)
+        for field_id, border in _playable_fields(board.display):
+            keyples = board.spaces.get(field_id, [])
+            found += _plays_onto(colours, f"{board.number}.{field_id}", border, keyples, boats if field_id == "river"
+                                 else None)
     player = state.players[seat]
     for plot_id in player.plots:
-        found += _plays_onto(state, colours, SpaceRef(None, plot_id), player.plot_keyples.get(plot_id, []), boats)
+        found += _plays_onto(colours, plot_id, None, player.plot_keyples.get(plot_id, []), None)
     builds = [b for b in works.build_options(state, seat, "printed", empty_only=True) if isinstance(b, Build)]
     return found + [PlayKeyple(c, b.plot, build=b.tile) for b in builds for c in colours]
 
 
-def _plays_onto(
-    state: State, colours: list[str], ref: SpaceRef, keyples: list[Keyple], boats: list[str]
-) -> list[Action]:
-    """The plays onto one space: into it when empty, or joining its one existing keyple."""
-    space = str(ref)
+@functools.cache
+def _playable_fields(display_id: str) -> tuple[tuple[str, str | None], ...]:
+    """The fields of a display a keyple may be played onto (all but the keyp field), with their border colours."""
+    return tuple((f.id, comps().field_kinds[f.kind].colour) for f in comps().display(display_id).fields
+                 if f.kind != "keyp")
+
+
+def _plays_onto(colours: list[str], space: str, border: str | None, keyples: list[Keyple],
+                boats: list[str] | None) -> list[Action]:
+    """The plays onto one space: into it when empty (onto the river with one of the free boats), or joining its one
+    existing keyple."""
     if not keyples:
-        if ref.name == "river":
+        if boats is not None:
             return [PlayKeyple(c, space, boat=b) for c in colours for b in boats]
         return [PlayKeyple(c, space) for c in colours]
     if len(keyples) >= 2:
         return []
-    working = working_colour(keyples[0], space_colour(state, ref))
+    working = working_colour(keyples[0], border)
     plays: list[Action] = []
     for colour in colours:
         if may_join(colour, working):
