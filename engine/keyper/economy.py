@@ -46,16 +46,21 @@ def _sorted_items(cost: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
 
 def can_pay(goods: Mapping[str, int], items: list[str]) -> bool:
     """Whether the goods can pay every item (each resource pays one item)."""
-    if not items:
+    return not items or _pays({r: n for r, n in goods.items() if n > 0}, items, 0)
+
+
+def _pays(left: dict[str, int], items: list[str], first: int) -> bool:
+    """Whether what is left pays items[first:]: each way of paying the first of them is tried on `left` itself and
+    taken back (a search, as one resource may pay several kinds of item)."""
+    if first == len(items):
         return True
-    left = Counter({r: n for r, n in goods.items() if n > 0})
-    first, rest = items[0], items[1:]
-    for resource in accepts(first):
-        if left[resource] > 0:
+    for resource in accepts(items[first]):
+        if left.get(resource, 0) > 0:
             left[resource] -= 1
-            if can_pay(left, rest):
-                return True
+            paid = _pays(left, items, first + 1)
             left[resource] += 1
+            if paid:
+                return True
     return False
 
 
