@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,7 +99,10 @@ def sqlite_dump(path: Path | str) -> tuple[str, bytes]:
     con = sqlite3.connect(path)
     try:
         text = "\n".join(con.iterdump())
-        con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        # The store's own checkpointer may hold the checkpoint at this moment (SQLITE_BUSY, the log not copied):
+        # try again until the whole log is in the file.
+        while con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]:
+            time.sleep(0.01)
     finally:
         con.close()
     return text, Path(path).read_bytes()

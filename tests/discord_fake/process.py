@@ -118,8 +118,10 @@ class FakeProcess:
         if self.running:
             self.popen.terminate()
 
-    async def stop(self, timeout: float = 10.0) -> int:
-        """SIGTERM, then SIGKILL if it has not ended within ``timeout``; returns the exit code."""
+    async def stop(self, timeout: float = 30.0) -> int:
+        """SIGTERM, then SIGKILL if it has not ended within ``timeout``; returns the exit code. (A graceful close
+        closes the gateway sessions with the fake, which shares the test's own event loop: on CI's two loaded cores
+        a bare client once took more than the 10 s this used to allow.)"""
         self.terminate()
         try:
             return await self.wait(timeout)
