@@ -100,8 +100,9 @@ def sqlite_dump(path: Path | str) -> tuple[str, bytes]:
     try:
         text = "\n".join(con.iterdump())
         # The store's own checkpointer may hold the checkpoint at this moment (SQLITE_BUSY, the log not copied):
-        # try again until the whole log is in the file.
-        while con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]:
+        # try again, for up to 5 s, until the whole log is in the file.
+        deadline = time.monotonic() + 5
+        while con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] and time.monotonic() < deadline:
             time.sleep(0.01)
     finally:
         con.close()
