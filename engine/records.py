@@ -1,9 +1,9 @@
 """Deep copies of game states: records (dataclasses) and plain data (lists, dicts, tuples, scalars).
 
-A state is copied for every move a table applies and every line a play-out tries, so the copy is worked out once
-per record class from its field types: a scalar field is shared, a list of scalars copied with one C call, a list of
-records copied record by record. Values of other shapes (sets, fields typed `Any` holding whatever) are copied by
-walking them, and what is neither plain data nor a record by copy.deepcopy.
+A state is copied for every move a table applies and every line a play-out tries, so the copy is written once per
+record class, from its field types, as Python source and compiled: a scalar field is shared, a list of scalars
+copied with one C call, a list of records copied record by record. Values of other shapes (sets, fields typed
+`Any` holding whatever) are copied by walking them, and what is neither plain data nor a record by copy.deepcopy.
 """
 
 from __future__ import annotations
