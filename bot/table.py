@@ -364,7 +364,7 @@ class Table:
         options = self._game_options(tx, entry, cmd)
         seed = int(options.pop("seed", None) or secrets.randbelow(2**31))
         row = tx.add_game(GameRecord(guild_id=cmd.where.guild_id, channel_id=cmd.where.channel_id, game=entry.id,
-                                  options=json.dumps(options, sort_keys=True), seed=seed, host_id=cmd.who.user_id))
+                                     options=json.dumps(options, sort_keys=True), seed=seed, host_id=cmd.who.user_id))
         assert row.id is not None
         tx.add_seat(row.id, cmd.who.user_id, cmd.who.name)
         limits = f"{options['min_players']}-{options['max_players']} players"
@@ -1003,7 +1003,7 @@ class Table:
             row.seat, row.key, row.deadline, row.payload = decision.seat, decision.key, deadline, payload
         else:
             row = PromptRecord(game_id=game.id, kind=decision.kind, seat=decision.seat, key=decision.key,
-                             deadline=deadline, payload=payload)
+                               deadline=deadline, payload=payload)
         if decision.must and decision.default is None:
             self._start_clock(game, row, moment)
         if reuse is not None:
