@@ -13,6 +13,7 @@ import io
 import json
 import logging
 import re
+import signal
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -917,6 +918,24 @@ def _annotation(option: Option) -> Any:
     return option.type
 
 
+def close_on_sigterm(client: discord.Client) -> None:
+    """Close the client cleanly (gateway sessions closed, then start() returns) when the process gets SIGTERM.
+
+    The loop's own signal handler wakes the loop whichever thread the signal reaches, which a plain signal.signal
+    handler does not: that one runs only when the main thread next wakes. Does nothing where the loop cannot handle
+    signals (Windows, or a loop outside the main thread)."""
+    loop = asyncio.get_running_loop()
+    closing: set[asyncio.Task[None]] = set()
+
+    def close() -> None:
+        task = loop.create_task(client.close())
+        closing.add(task)  # a reference until it is done: the loop keeps only weak ones
+        task.add_done_callback(closing.discard)
+
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        loop.add_signal_handler(signal.SIGTERM, close)
+
+
 def _described(option: Option) -> str:
     """An option's description for Discord (at most 100 characters), naming the games it belongs to."""
     owners = [e.title for e in games.all_games() if option.name in {o.name for o in e.options}]
@@ -925,9 +944,11 @@ def _described(option: Option) -> str:
 
 
 async def serve(table: Table, config: BotConfig) -> None:
-    """Run the bot until it is stopped; raises TokenRefused when Discord does not accept the token."""
+    """Run the bot until it is stopped (SIGTERM, as systemd and Docker stop a service, closes it cleanly and it
+    returns); raises TokenRefused when Discord does not accept the token."""
     try:
         async with Keywood(table, config) as bot:
+            close_on_sigterm(bot)
             await bot.start(config.token)
     except discord.LoginFailure as exc:
         raise TokenRefused(str(exc)) from None

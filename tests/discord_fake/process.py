@@ -11,7 +11,7 @@ points discord.py at the fake (``discord.http.Route.BASE`` for REST, so also ``G
 carries the fake's gateway URL; ``DiscordWebSocket.DEFAULT_GATEWAY`` for clients that know their shard count),
 then calls ``bot.cli.main(<keywood cli args>)``. ``--client-check`` instead runs a bare ``AutoShardedClient``
 that prints one ``READY ...`` line, answers every interaction with a message naming its process and shard, and
-exits after READY unless ``--stay``. SIGTERM stops either gracefully (as Ctrl-C does: the client closes its
+exits after READY unless ``--stay``. SIGTERM stops either gracefully (the client closes its
 gateway sessions); SIGKILL is a crash (the fake sees the websocket drop).
 
 From a test (the fake must be started; :func:`spawn_keywood` adds the URLs)::
@@ -114,7 +114,8 @@ class FakeProcess:
             self.popen.kill()
 
     def terminate(self) -> None:
-        """SIGTERM: the launcher turns it into Ctrl-C, so the client closes its gateway sessions and exits."""
+        """SIGTERM: a running client closes its gateway sessions and exits with 0 (before it runs, the launcher
+        turns SIGTERM into Ctrl-C: exit code 130)."""
         if self.running:
             self.popen.terminate()
 
@@ -222,7 +223,8 @@ def point_discord(api_base: str, gateway_url: str) -> None:
 
 
 def _sigterm_as_ctrl_c(signum: int, frame: object) -> None:
-    """SIGTERM handler: raise SIGINT, which asyncio.run turns into cancelling the bot (a graceful close)."""
+    """SIGTERM handler until a client runs (which then closes itself on SIGTERM, bot.discord_app.close_on_sigterm):
+    raise SIGINT, which asyncio.run turns into cancelling the bot (a graceful close)."""
     os.kill(os.getpid(), signal.SIGINT)
 
 
@@ -230,6 +232,8 @@ async def client_check(token: str, shard_ids: list[int] | None, shard_count: int
     """Runs a bare AutoShardedClient: prints READY with its shards and guilds, answers interactions, exits after
     READY unless ``stay``."""
     import discord
+
+    from bot.discord_app import close_on_sigterm
 
     class CheckClient(discord.AutoShardedClient):
         async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
@@ -251,6 +255,7 @@ async def client_check(token: str, shard_ids: list[int] | None, shard_count: int
     options: dict[str, Any] = {"shard_ids": shard_ids, "shard_count": shard_count}  # None: ask /gateway/bot
     client = CheckClient(intents=discord.Intents.default(), guild_ready_timeout=0.05, **options)
     async with client:
+        close_on_sigterm(client)
         await client.start(token)
     return 0
 
