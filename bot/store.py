@@ -569,12 +569,6 @@ def _listing(value: Any) -> list[Any]:
     return list(orjson.loads(value)) if isinstance(value, str) else list(value)
 
 
-def _dumped(state: dict[str, Any]) -> str:
-    """A state as the snapshots store it: keys in the engine's own order, which a state read back must keep (the
-    order of a dict can be the order of a seat's legal actions, and so of its buttons and the stand-in's picks)."""
-    return orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
 Batch = list[tuple[str, dict[str, Any]]]
 WRITES = ("log", "states", "games", "prompts", "outbox")  # the kinds of writes that wait (Tx._pending)
 
@@ -673,7 +667,7 @@ class Tx:
         self._dbapi: Any = connection.connection.driver_connection
         self._session: Session | None = None
         self._log: list[dict[str, Any]] = []  # log rows to append, in order
-        self._states: dict[int, tuple[int, Callable[[], dict[str, Any]]]] = {}  # game id -> (version, its state)
+        self._states: dict[int, tuple[int, Callable[[], str]]] = {}  # game id -> (version, its state's text)
         self._games: dict[int, tuple[GameRecord, int]] = {}  # game rows to write back, with the version first read
         self._prompts: dict[int, PromptRecord] = {}  # changed prompts by id
         self._seats: dict[int, list[SeatRecord]] = {}  # seats read with their game in this transaction
@@ -744,9 +738,9 @@ class Tx:
             for game_id in [g for g in self._games if g in self._states]:
                 version, state = self._states.pop(game_id)
                 batch.append((sql["save_game_state"], {**self._game_params(*self._games.pop(game_id)),
-                                                       "snapshot_version": version, "state": _dumped(state())}))
+                                                       "snapshot_version": version, "state": state()}))
         if "states" in kinds:
-            batch += [(sql["save_snapshot"], {"game": game_id, "version": version, "state": _dumped(state())})
+            batch += [(sql["save_snapshot"], {"game": game_id, "version": version, "state": state()})
                       for game_id, (version, state) in self._states.items()]
             self._states = {}
         if "games" in kinds:
@@ -866,10 +860,10 @@ class Tx:
         staged = self._games.get(game.id)
         self._games[game.id] = (game, staged[1] if staged else game.version)
 
-    def save_state(self, game: GameRecord, state: Callable[[], dict[str, Any]]) -> None:
-        """Advance a game's version and store its new state (state() gives its JSON data, made only if it is still
-        the game's state when the writes go) with the next writes; raises StaleVersion then if the stored version is
-        no longer the one this transaction read (the optimistic check behind the locks)."""
+    def save_state(self, game: GameRecord, state: Callable[[], str]) -> None:
+        """Advance a game's version and store its new state (state() gives its JSON text, engine.core.state_text,
+        made only if it is still the game's state when the writes go) with the next writes; raises StaleVersion then
+        if the stored version is no longer the one this transaction read (the optimistic check behind the locks)."""
         assert game.id is not None
         self._stage(game)
         game.version += 1

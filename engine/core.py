@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+import orjson
+
 from engine import records
 
 JSON = dict[str, Any]
@@ -199,6 +201,15 @@ def clone(state: S) -> S:
     """An independent deep copy of a game state (engine.records: worked out once per record class from its fields,
     three times as fast as a pickle round trip for Keyper)."""
     return records.clone(state)
+
+
+def state_text(game: Game[S, Any], state: S) -> str:
+    """A state as the JSON text of its to_json data, keys in their order (as a snapshot stores it). An engine whose
+    to_json builds its data from this text (Keyper) may offer to_json_text(state) to give the text at once."""
+    direct: Callable[[S], str] | None = getattr(game, "to_json_text", None)
+    if direct is not None:
+        return direct(state)
+    return orjson.dumps(game.to_json(state), option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Game(Protocol, Generic[S, A]):

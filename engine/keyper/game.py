@@ -24,7 +24,7 @@ from engine.keyper.actions import Action, LayDown, PlayKeyple, parse_syntax, pub
 from engine.keyper.apply import apply_in_place, forecast
 from engine.keyper.explain import why_illegal
 from engine.keyper.spaces import PLOT_IDS, season_name
-from engine.keyper.state import State, from_data, to_data
+from engine.keyper.state import State, from_data, to_data, to_text
 from engine.keyper.view import table_view
 
 OPTIONS = {"unlimited_supply": False}
@@ -150,6 +150,10 @@ class KeyperGame:
         """The whole state as JSON-ready data."""
         data: JSON = to_data(state)
         return data
+
+    def to_json_text(self, state: State) -> str:
+        """The JSON text of to_json's data, without building the data (engine.core.state_text)."""
+        return to_text(state)
 
     def from_json(self, data: JSON) -> State:
         """Rebuild a state; raises ValueError on malformed data."""

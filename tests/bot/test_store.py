@@ -6,6 +6,7 @@ mode, its lock, other SQLite URLs) on SQLite only.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from datetime import UTC, datetime, timedelta
@@ -68,12 +69,12 @@ def test_the_optimistic_version_check_refuses_a_changed_game(started: Started) -
         state = tx.snapshot(started.game_id)
         assert state is not None
         tx.execute_raw(f"UPDATE games SET version = version + 1 WHERE id = {started.game_id}")
-        tx.save_state(row, lambda: state)
+        tx.save_state(row, lambda: json.dumps(state))
     assert started.version() == version
     with started.table.store.transaction() as tx:
         row = tx.game(started.game_id)
         assert row is not None
-        tx.save_state(row, lambda: state)
+        tx.save_state(row, lambda: json.dumps(state))
     assert started.version() == version + 1
     assert count(started.db, "SELECT version FROM snapshots") == version + 1
 
