@@ -251,10 +251,10 @@ def main() -> None:
     print("| database | stored games | commands/s | p95 | floor (txn/s) | ratio to floor | statements/command |")
     for r in results:
         print(f"| {kind} | {r['stored']:,} | {r['rate']:.0f} | {r['p95']:.2f} ms | {r['floor']:.0f} | "
-              f"{r['rate'] / r['floor']:.2f} | {mean:.2f} |")
+              f"{r['rate'] / r['floor']:.3f} | {mean:.2f} |")
     for r in results:
         print(f"commands/s: {r['rate']:.0f}, p95: {r['p95']:.2f} ms, floor: {r['floor']:.0f}/s, ratio: "
-              f"{r['rate'] / r['floor']:.2f} ({r['stored']:,} games, {kind})")
+              f"{r['rate'] / r['floor']:.3f} ({r['stored']:,} games, {kind})")
 
 
 if __name__ == "__main__":
