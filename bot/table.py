@@ -781,8 +781,8 @@ class Table:
 
     def _apply(self, tx: Tx, game: Loaded, seat: int, author: str, action: Any) -> list[Event]:
         """Apply one action and store it: log row (public words only), snapshot, version; returns the events."""
-        legal = game.legal(seat)  # often known already: the engine's apply would work it out again
-        trial = game.trial(seat, legal.index(action)) if action in legal else None  # often tried for the buttons
+        index = position(game.legal(seat), action)  # the legal actions are often known already
+        trial = game.trial(seat, index) if index is not None else None  # often tried for the buttons
         if trial is not None:
             new_state, events = trial.after, list(trial.events)
         else:
@@ -1618,6 +1618,14 @@ def log_line(game: Loaded, row: ActionRow) -> str:
 def is_computer(user_id: str) -> bool:
     """Whether a seat's user is one of Keywood's computer players."""
     return user_id.startswith(COMPUTER)
+
+
+def position(items: list[Any], item: Any) -> int | None:
+    """Where item first is in items (None: nowhere), in one pass: a turn has hundreds of legal actions."""
+    try:
+        return items.index(item)
+    except ValueError:
+        return None
 
 
 def outbox_rows(outcome: Outcome) -> list[dict[str, Any]]:

@@ -38,6 +38,10 @@ from engine.keyper.spaces import (
 from engine.keyper.state import Keyple, State, Step
 from engine.keyper.vocab import FINISHED_OF_RAW
 
+# A turn lists hundreds of keyple plays; actions are frozen, so each distinct one is made once and shared (six times
+# as fast as making it anew: a frozen record's __init__ sets each field through object.__setattr__).
+_play = functools.cache(PlayKeyple)
+
 
 def to_act(state: State) -> list[int]:
     """Seats that must decide now."""
@@ -84,7 +88,7 @@ def keyple_plays(state: State, seat: int, colours: list[str]) -> list[Action]:
     for plot_id in player.plots:
         found += _plays_onto(colours, plot_id, None, player.plot_keyples.get(plot_id, []), None)
     builds = [b for b in works.build_options(state, seat, "printed", empty_only=True) if isinstance(b, Build)]
-    return found + [PlayKeyple(c, b.plot, build=b.tile) for b in builds for c in colours]
+    return found + [_play(c, b.plot, build=b.tile) for b in builds for c in colours]
 
 
 @functools.cache
@@ -100,17 +104,17 @@ def _plays_onto(colours: list[str], space: str, border: str | None, keyples: lis
     existing keyple."""
     if not keyples:
         if boats is not None:
-            return [PlayKeyple(c, space, boat=b) for c in colours for b in boats]
-        return [PlayKeyple(c, space) for c in colours]
+            return [_play(c, space, boat=b) for c in colours for b in boats]
+        return [_play(c, space) for c in colours]
     if len(keyples) >= 2:
         return []
     working = working_colour(keyples[0], border)
     plays: list[Action] = []
     for colour in colours:
         if may_join(colour, working):
-            plays.append(PlayKeyple(colour, space))
+            plays.append(_play(colour, space))
             if not keyples[0].lying:
-                plays.append(PlayKeyple(colour, space, lay=True))
+                plays.append(_play(colour, space, lay=True))
     return plays
 
 
