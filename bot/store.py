@@ -434,6 +434,12 @@ def _insert(table: str, columns: Sequence[str], rows: int = 1) -> str:
 
 _SAVE_GAME = ("UPDATE games SET status = :status, options = :options, host_id = :host_id, updated_at = :updated_at, "
               "version = CASE WHEN version = :expected THEN :version END WHERE id = :id")
+# A play changes only the version and the time: SQLite rewrites the entries of every index on a column an UPDATE
+# sets, changed or not (here status's two), so that write leaves the other columns out.
+_BUMP_GAME = ("UPDATE games SET updated_at = :updated_at, version = CASE WHEN version = :expected THEN :version END "
+              "WHERE id = :id")
+_WITH_SNAPSHOT = ("WITH snapshot AS (INSERT INTO snapshots (game_id, version, state) VALUES (:id, :snapshot_version, "
+                  ":state) ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state) ")
 # The command path's statements, written once with :name parameters (translated for drivers that want %(name)s).
 SQL = {
     "live_game": _game_query(f"g.guild_id = :guild AND g.channel_id = :channel AND g.{_LIVE}"),
@@ -452,10 +458,10 @@ SQL = {
     # A game row whose stored version is no longer the one read gets no version: the schema refuses that (NOT NULL),
     # so the transaction fails there, before its COMMIT, even when the COMMIT is sent with it (StaleVersion).
     "save_game": _SAVE_GAME,
+    "bump_game": _BUMP_GAME,
     # PostgreSQL: the snapshot and the game row in one statement.
-    "save_game_state": ("WITH snapshot AS (INSERT INTO snapshots (game_id, version, state) VALUES "
-                        "(:id, :snapshot_version, :state) ON CONFLICT (game_id) DO UPDATE SET "
-                        f"version = excluded.version, state = excluded.state) {_SAVE_GAME}"),
+    "save_game_state": _WITH_SNAPSHOT + _SAVE_GAME,
+    "bump_game_state": _WITH_SNAPSHOT + _BUMP_GAME,
     "seats": f"SELECT {_listed(SEAT_COLUMNS)} FROM seats WHERE game_id = :game ORDER BY seat",
     "add_seat": _insert("seats", SEAT_COLUMNS[1:]),
     "save_seat": "UPDATE seats SET seat = :seat, user_id = :user_id, name = :name WHERE id = :id",
@@ -500,6 +506,7 @@ class Driver:
         self.bind_time: Callable[[Any], Any] = time.bind_processor(dialect) or (lambda value: value)
         self.read_time: Callable[[Any], Any] = time.result_processor(dialect, None) or (lambda value: value)
         self.pipeline = not self.sqlite and _pipelines(dialect)
+        self.game_writes = {self.sql[f"{how}_{what}"] for how in ("save", "bump") for what in ("game", "game_state")}
         self._outbox: dict[int, str] = {}
 
     def style(self, statement: str) -> str:
@@ -669,6 +676,7 @@ class Tx:
         self._log: list[dict[str, Any]] = []  # log rows to append, in order
         self._states: dict[int, tuple[int, Callable[[], str]]] = {}  # game id -> (version, its state's text)
         self._games: dict[int, tuple[GameRecord, int]] = {}  # game rows to write back, with the version first read
+        self._as_read: dict[int, tuple[str, str, str | None]] = {}  # game id -> its status, options and host as read
         self._prompts: dict[int, PromptRecord] = {}  # changed prompts by id
         self._seats: dict[int, list[SeatRecord]] = {}  # seats read with their game in this transaction
         self._prefetched: dict[int, list[PromptRecord]] = {}  # open prompts read with their game
@@ -737,14 +745,17 @@ class Tx:
         if "states" in kinds and "games" in kinds and not self.sqlite:  # both in one statement
             for game_id in [g for g in self._games if g in self._states]:
                 version, state = self._states.pop(game_id)
-                batch.append((sql["save_game_state"], {**self._game_params(*self._games.pop(game_id)),
-                                                       "snapshot_version": version, "state": state()}))
+                row, expected = self._games.pop(game_id)
+                batch.append((sql[self._game_write(row, "game_state")], {**self._game_params(row, expected),
+                                                                        "snapshot_version": version,
+                                                                        "state": state()}))
         if "states" in kinds:
             batch += [(sql["save_snapshot"], {"game": game_id, "version": version, "state": state()})
                       for game_id, (version, state) in self._states.items()]
             self._states = {}
         if "games" in kinds:
-            batch += [(sql["save_game"], self._game_params(row, expected)) for row, expected in self._games.values()]
+            batch += [(sql[self._game_write(row, "game")], self._game_params(row, expected))
+                      for row, expected in self._games.values()]
             self._games = {}
         if "prompts" in kinds:
             batch += [(sql["save_prompt"], bind({"id": p.id, "seat": p.seat, "key": p.key, "deadline": p.deadline,
@@ -758,6 +769,12 @@ class Tx:
             self._outbox = []
         return batch
 
+    def _game_write(self, row: GameRecord, what: str) -> str:
+        """The statement writing a game row back (what: 'game', or 'game_state' with its snapshot): save_, or bump_
+        when its status, options and host are still as this transaction read them (only version and time change)."""
+        unchanged = self._as_read.get(row.id or 0) == (row.status, row.options, row.host_id)
+        return ("bump_" if unchanged else "save_") + what
+
     def _game_params(self, row: GameRecord, expected: int) -> dict[str, Any]:
         """save_game's parameters for a game row read at version `expected`."""
         return self.driver.bind({"id": row.id, "status": row.status, "options": row.options, "host_id": row.host_id,
@@ -767,9 +784,8 @@ class Tx:
         """Run a batch that may begin with waiting writes (see _run for commit), and check what those did: a game row
         whose version moved meanwhile raises StaleVersion, and queued messages get their ids."""
         cursors = self._run(batch, commit=commit)
-        sql = self.driver.sql
         for (statement, params), cursor in zip(batch, cursors, strict=True):
-            if statement in (sql["save_game"], sql["save_game_state"]) and cursor.rowcount != 1:
+            if statement in self.driver.game_writes and cursor.rowcount != 1:
                 raise StaleVersion(f"game {params['id']} is no longer at version {params['expected']}")
             if id(params) in self._numbering:
                 # One statement numbers its rows in the order given (SQLite: max + 1 as each is inserted;
@@ -819,6 +835,7 @@ class Tx:
             return None
         game = self.driver.read(GameRecord, GAME_COLUMNS, rows[0][:len(GAME_COLUMNS)])
         assert game.id is not None
+        self._as_read[game.id] = (game.status, game.options, game.host_id)
         seats, prompts = (_listing(value) for value in rows[0][len(GAME_COLUMNS):])
         self._seats[game.id] = sorted((self.driver.read_json(SeatRecord, SEAT_FIELDS, r, game_id=game.id)
                                        for r in seats), key=lambda seat: seat.seat)

@@ -79,6 +79,28 @@ def test_the_optimistic_version_check_refuses_a_changed_game(started: Started) -
     assert count(started.db, "SELECT version FROM snapshots") == version + 1
 
 
+def test_a_game_row_written_back_stores_what_changed_since_it_was_read(started: Started) -> None:
+    """A game row is written back with its status, options and host only when they changed since it was read (SQLite
+    rewrites the index entries of every column an UPDATE sets); either way the version advances by one, and changed
+    options and host are stored."""
+    version = started.version()
+    with started.table.store.transaction() as tx:
+        row = tx.game(started.game_id)
+        state = tx.snapshot(started.game_id)
+        assert row is not None and state is not None
+        tx.save_state(row, lambda: json.dumps(state))  # as read: the version and the time only
+    with started.table.store.transaction() as tx:
+        row = tx.game(started.game_id)
+        assert row is not None and row.version == version + 1
+        row.options = json.dumps(json.loads(row.options) | {"note": "changed"})
+        row.host_id = "new-host"
+        tx.save_state(row, lambda: json.dumps(state))
+    with started.table.store.transaction() as tx:
+        row = tx.game(started.game_id)
+        assert row is not None and row.version == version + 2 and row.status == "active"
+        assert json.loads(row.options)["note"] == "changed" and row.host_id == "new-host"
+
+
 def test_each_accepted_action_advances_the_version_by_one(started: Started) -> None:
     """games.version goes up by exactly one per accepted action and equals the snapshot's version."""
     version = started.version()
