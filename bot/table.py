@@ -237,6 +237,15 @@ class Loaded:
             self._trials[(seat, index)] = Trial(after, events, again)
         return self._trials[(seat, index)]
 
+    def tried(self, state: Any, seat: int, action: Any) -> tuple[Any, list[Event]]:
+        """The state after a seat's action and its events, from the trial moves when state is the current one (the
+        after state is shared: never change it), otherwise applied to a copy; raises the engine's IllegalAction."""
+        index = position(self.legal(seat), action) if state is self.state else None
+        if index is None:
+            return self.engine.apply(state, seat, action)
+        trial = self.trial(seat, index)
+        return trial.after, trial.events
+
     def advance(self, trial: Trial, seat: int) -> None:
         """Make a trial's state the current one, with the seat's legal actions there when they are known."""
         self.state = trial.after
@@ -1059,19 +1068,22 @@ class Table:
     def _what_each_does(game: Loaded, seat: int, choices: tuple[str, ...]) -> list[str]:
         """For a reaction: what each answer would do, as `check` says it (for an invitee not asked yet: once those
         before them have taken their decision's default)."""
-        state = game.state
+        engine, state = game.engine, game.state
         for _ in range(len(game.seats)):
-            due = game.engine.decisions(state)
-            if seat in game.engine.to_act(state) or not due or not due[0].must or due[0].default is None:
+            due = engine.decisions(state)
+            if seat in engine.to_act(state) or not due or not due[0].must or due[0].default is None:
                 break
-            state, _events = game.engine.apply(state, due[0].seat, game.engine.parse(state, due[0].seat,
-                                                                                     due[0].default))
-        if seat not in game.engine.to_act(state):
+            state, _events = game.tried(state, due[0].seat, engine.parse(state, due[0].seat, due[0].default))
+        if seat not in engine.to_act(state):
             return []
         lines = []
         for choice in choices:
-            verdict = game.engine.check(state, seat, game.engine.parse(state, seat, choice))
-            if verdict.legal and verdict.outcome:
+            action = engine.parse(state, seat, choice)
+            try:
+                verdict = engine.judge(state, seat, action, *game.tried(state, seat, action))
+            except IllegalAction:
+                continue
+            if verdict.outcome:
                 lines.append(f"• {choice}: " + game.rename(" ".join(verdict.outcome)))
         return lines
 

@@ -212,6 +212,15 @@ def state_text(game: Game[S, Any], state: S) -> str:
     return orjson.dumps(game.to_json(state), option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def check_by_applying(game: Game[S, A], state: S, seat: int, action: A) -> Verdict:
+    """A game's check: the action applied to a copy and judged, or the refusal apply gives."""
+    try:
+        after, events = game.apply(state, seat, action)
+    except IllegalAction as exc:
+        return Verdict(False, exc.reason, exc.rule)
+    return game.judge(state, seat, action, after, events)
+
+
 class Game(Protocol, Generic[S, A]):
     """The interface every game engine offers; one instance per game kind.
 
@@ -259,7 +268,12 @@ class Game(Protocol, Generic[S, A]):
         ...
 
     def check(self, state: S, seat: int, action: A) -> Verdict:
-        """Say what apply would do, without doing it."""
+        """Say what apply would do, without doing it (check_by_applying: apply on a copy, then judge)."""
+        ...
+
+    def judge(self, state: S, seat: int, action: A, after: S, events: list[Event]) -> Verdict:
+        """The verdict on a legal action already tried: after and events are what apply(state, seat, action) gave (the
+        table judges the trial moves it made for its buttons, rather than applying them again)."""
         ...
 
     def view(self, state: S, seat: int | None) -> JSON:

@@ -20,6 +20,7 @@ from engine.core import (
     Scoreboard,
     ScoreLine,
     Verdict,
+    check_by_applying,
     clone,
 )
 from engine.keyflower import apply as apply_mod
@@ -102,10 +103,10 @@ class KeyflowerGame(WordsGame[KfState, Act]):
 
     def check(self, state: KfState, seat: int, action: Act) -> Verdict:
         """What apply would do; a draw is described, never simulated."""
-        try:
-            after, events = self.apply(state, seat, action)
-        except IllegalAction as exc:
-            return Verdict(False, exc.reason, exc.rule)
+        return check_by_applying(self, state, seat, action)
+
+    def judge(self, state: KfState, seat: int, action: Act, after: KfState, events: list[Event]) -> Verdict:
+        """The verdict on a legal action tried: what the seat sees happen, or only that something is drawn."""
         if self.is_undo_barrier(state, after):
             return Verdict(True, f"'{action}' is legal.", "reference", ("Then something hidden is drawn.",))
         return Verdict(True, f"'{action}' is legal.", "reference", tuple(e.text for e in events if e.visible_to(seat)))

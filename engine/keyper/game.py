@@ -17,6 +17,7 @@ from engine.core import (
     Scoreboard,
     ScoreLine,
     Verdict,
+    check_by_applying,
     clone,
 )
 from engine.keyper import decisions, flow, hidden, legal, scoring
@@ -87,10 +88,11 @@ class KeyperGame:
 
     def check(self, state: State, seat: int, action: Action) -> Verdict:
         """What apply would do, without doing it."""
-        try:
-            after, events = self.apply(state, seat, action)
-        except IllegalAction as exc:
-            return Verdict(False, exc.reason, exc.rule)
+        return check_by_applying(self, state, seat, action)
+
+    def judge(self, state: State, seat: int, action: Action, after: State, events: list[Event]) -> Verdict:
+        """The verdict on a legal action tried: what the seat sees happen, a keyple play's forecast, and nothing
+        past a draw or reveal."""
         outcome = [e.text for e in events if e.visible_to(seat)]
         if self.is_undo_barrier(state, after):  # what follows a draw or a reveal must not be told in advance
             outcome = outcome[:1] + [SECRET_OUTCOME]

@@ -17,6 +17,7 @@ from engine.core import (
     Scoreboard,
     ScoreLine,
     Verdict,
+    check_by_applying,
     clone,
 )
 from engine.keythedral import apply as apply_mod
@@ -70,10 +71,10 @@ class KeythedralGame(WordsGame[KState, Act]):
 
     def check(self, state: KState, seat: int, action: Act) -> Verdict:
         """What apply would do; a step that draws or reveals is described, never simulated."""
-        try:
-            after, events = self.apply(state, seat, action)
-        except IllegalAction as exc:
-            return Verdict(False, exc.reason, exc.rule)
+        return check_by_applying(self, state, seat, action)
+
+    def judge(self, state: KState, seat: int, action: Act, after: KState, events: list[Event]) -> Verdict:
+        """The verdict on a legal action tried: what the seat sees happen, or only that something is drawn."""
         rule = explain.RULES.get(action.verb, "ruling T-13")
         if _draws_or_reveals(state, after):
             return Verdict(True, f"'{action}' is legal.", rule, ("Then something hidden is drawn or revealed.",))

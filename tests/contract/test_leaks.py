@@ -217,3 +217,20 @@ def test_check_tells_a_seat_nothing_it_cannot_see(entry: GameEntry) -> None:
                     assert verdict2 == verdict, f"check of '{game.format(action)}' by seat {seat} differs ({setup})"
                     checked += 1
     assert checked
+
+
+@each_game()
+def test_judging_a_tried_action_says_what_check_says(entry: GameEntry) -> None:
+    """contract (judge): the table's trial move (a copy, then apply_choice) judged gives check's verdict, so a joiner's
+    'what each answer does' is the same whether the table tried the answer for its buttons or not."""
+    game = entry.engine
+    judged = 0
+    for _setup, s in samples(entry):
+        for seat in game.to_act(s):
+            options = game.legal_actions(s, seat)
+            for index in range(0, len(options), max(1, len(options) // CHECKS)):
+                after = copy_state(game, s)
+                events = game.apply_choice(after, seat, options, index)
+                assert game.judge(s, seat, options[index], after, events) == game.check(s, seat, options[index])
+                judged += 1
+    assert judged

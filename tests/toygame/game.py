@@ -30,6 +30,7 @@ from engine.core import (
     Scoreboard,
     ScoreLine,
     Verdict,
+    check_by_applying,
 )
 
 CARDS = tuple(range(1, 10))
@@ -179,10 +180,11 @@ class TokensGame:
 
     def check(self, state: TokensState, seat: int, action: Action) -> Verdict:
         """What apply would do; a draw or reveal is described, never simulated (it would show hidden cards)."""
-        try:
-            after, events = self.apply(state, seat, action)
-        except IllegalAction as exc:
-            return Verdict(False, exc.reason, exc.rule)
+        return check_by_applying(self, state, seat, action)
+
+    def judge(self, state: TokensState, seat: int, action: Action, after: TokensState,
+              events: list[Event]) -> Verdict:
+        """The verdict on a legal action tried: what the seat sees happen, or only that a card is drawn or revealed."""
         rule = RULE_PICK if isinstance(action, Pick) else RULE_DRAW
         if self.is_undo_barrier(state, after):
             hidden = "the picks are revealed" if isinstance(action, Pick) else "you draw the top card"
