@@ -9,14 +9,25 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.exc import IntegrityError
 
 from bot import cli
-from bot.store import PromptRecord, SeatRow, StaleVersion, Store, aware, make_engine
+from bot.store import (
+    PromptRecord,
+    SeatRow,
+    StaleVersion,
+    Store,
+    UTCTime,
+    aware,
+    make_engine,
+    sqlite_time,
+    sqlite_time_text,
+)
 from bot.table import Table
 from tests.bot.helpers import ANA, BEN, Started, cmd, count, dump, keywood, log_rows, prompts, start_game, url
 
@@ -223,6 +234,23 @@ def test_times_are_stored_as_utc_whatever_the_servers_time_zone(started: Started
         assert started.game_id not in tx.due_game_ids(moment - timedelta(microseconds=1))
     stored = started.db.rows(f"SELECT deadline FROM prompts WHERE id = {prompt_id}")[0][0]
     assert str(stored).replace("T", " ") == "2026-11-22 23:30:15.123456"
+
+
+@pytest.mark.databases("sqlite")
+def test_the_command_paths_sqlite_times_match_sqlalchemys() -> None:
+    """The command path writes and reads SQLite times itself (sqlite_time_text, sqlite_time): the same text as the ORM
+    writes for the column (so that both kinds of rows compare and sort alike), and the same moment back."""
+    column = UTCTime().dialect_impl(sqlite_dialect())
+    write, read = column.bind_processor(sqlite_dialect()), column.result_processor(sqlite_dialect(), None)
+    assert write is not None and read is not None
+    auckland = timezone(timedelta(hours=13))
+    for moment in (datetime(2026, 11, 22, 23, 30, 15, 123456, tzinfo=UTC), datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+                   datetime(2026, 11, 23, 12, 30, tzinfo=auckland), datetime(999, 12, 31, 23, 59, 59),
+                   datetime(2026, 6, 1, 0, 0, 0, 1)):
+        assert sqlite_time_text(moment) == write(moment), moment
+        assert sqlite_time(write(moment)) == read(write(moment)) == aware(moment), moment
+    assert sqlite_time("2026-11-22 23:30:15") == datetime(2026, 11, 22, 23, 30, 15, tzinfo=UTC)  # CURRENT_TIMESTAMP's
+    assert sqlite_time_text(None) is None and sqlite_time(None) is None
 
 
 def test_a_prompt_is_read_after_the_command_in_flight_on_its_game(invited: Started) -> None:
