@@ -2,7 +2,8 @@
 
 A state is copied for every move a table applies and every line a play-out tries, so the copy is written once per
 record class, from its field types, as Python source and compiled: a scalar field is shared, a list of scalars
-copied with one C call, a list of records copied record by record. Values of other shapes (sets, fields typed
+copied with one C call, a list of records copied record by record; a frozen record holding only such shared values
+is shared itself. Values of other shapes (sets, fields typed
 `Any` holding whatever) are copied by walking them, and what is neither plain data nor a record by copy.deepcopy.
 """
 
@@ -81,7 +82,13 @@ def _compile(cls: type, compiling: set[type]) -> None:
         if expression is not None:
             lines += [f"    value = values[{f.name!r}]", "    if value is not None:",
                       f"        values[{f.name!r}] = {expression}"]
-    lines += ["    made = new(cls)", "    made.__dict__ = values", "    return made"]
+    frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    if len(lines) == 2 and frozen:
+        _COPIERS[cls] = _shared  # frozen, holding only what is shared: the copy may be the record itself
+        return
+    names["set"] = object.__setattr__  # a frozen record refuses made.__dict__ = ...
+    lines += ["    made = new(cls)", "    set(made, '__dict__', values)" if frozen else "    made.__dict__ = values",
+              "    return made"]
     exec(compile("\n".join(lines), f"<copy {cls.__qualname__}>", "exec"), names)  # noqa: S102 - our own source
     _COPIERS[cls] = names["copy_record"]
 
@@ -114,7 +121,20 @@ def _copy_expression(hint: Any, var: str, depth: int, names: dict[str, Any], com
     if _is_record(hint):
         if hint not in _COPIERS and hint not in compiling:
             _compile(hint, compiling)
-        name = f"T{len(names)}"
-        names[name] = hint
+        if _COPIERS.get(hint) is _shared:
+            return f"({var} if type({var}) is {_name(hint, names)} else copy_data({var}))"
+        name = _name(hint, names)
         return f"(C[{name}]({var}) if type({var}) is {name} else copy_data({var}))"
     return f"copy_data({var})"
+
+
+def _name(cls: type, names: dict[str, Any]) -> str:
+    """A name for a class in the namespace of a copy function's source."""
+    name = f"T{len(names)}"
+    names[name] = cls
+    return name
+
+
+def _shared(record: T) -> T:
+    """The copy of a frozen record that holds only what is shared: the record itself."""
+    return record

@@ -93,9 +93,9 @@ def _play_keyper(state: State, seat: int, action: PlayKeyper, events: list[Event
     player.keyper_home = False
     events.append(Event(f"{player.name} plays the keyper and claims board {action.board}.", seat))
     gains = comps().keyp_tile.gains
-    for keyple in player.keyp_tile:
+    for i, keyple in enumerate(player.keyp_tile):
         if not keyple.lying:
-            keyple.lying = True
+            player.keyp_tile[i] = keyple.laid_down()
             source = f"{a(keyple.colour)} keyple laid down on the keyp tile"
             state.steps.append(Step(seat, _grant(state), "keyp", list(gains[keyple.colour]), source))
     flow.start_yields(state, events)
@@ -212,7 +212,7 @@ def _play_keyple(state: State, seat: int, action: PlayKeyple, events: list[Event
     bonus = int(matches(working, border))
     lying_already = existing[0].lying
     if action.lay:
-        existing[0].lying = True
+        keyples_on(state, seat, ref)[0] = existing[0].laid_down()
     units = (2 if action.lay else 1) + bonus
     laid = " and lays the existing keyple down" if action.lay else ""
     laid += " beside a keyple already lying down, which works no more" if lying_already else ""
@@ -294,9 +294,9 @@ def _lay_down(state: State, seat: int, action: LayDown, events: list[Event]) -> 
     """Lay down one keyple (1 unit, 2 with a match) or two (2, 3 with a match) (p.6, 3)."""
     ref = _space(action.space)
     keyples = keyples_on(state, seat, ref)
-    standing = [k for k in keyples if not k.lying][: action.count]
-    for keyple in standing:
-        keyple.lying = True
+    standing = [i for i, k in enumerate(keyples) if not k.lying][: action.count]
+    for i in standing:
+        keyples[i] = keyples[i].laid_down()
     border = space_colour(state, ref)
     units = action.count + int(matches(working_colour(keyples[0], border), border))
     events.append(Event(f"{name(state, seat)} lays down {plural('keyple', action.count)} on "

@@ -14,12 +14,17 @@ import orjson
 T = TypeVar("T")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Keyple:
-    """A keyple standing or lying on a space; once played it belongs to no one."""
+    """A keyple standing or lying on a space; once played it belongs to no one. Never changed: laying it down puts a
+    lying keyple in its place (laid_down), so copies of a state share their keyples."""
 
     colour: str
     lying: bool = False
+
+    def laid_down(self) -> Keyple:
+        """The same keyple lying down."""
+        return Keyple(self.colour, lying=True)
 
 
 @dataclass

@@ -21,12 +21,14 @@ MUTABLE = (list, dict, set)
 
 
 def mutable_parts(value: Any) -> list[Any]:
-    """Every list, dict, set and record inside a value, the value included, depth first."""
+    """Every list, dict, set and record (frozen ones are not changed, so not counted) inside a value, the value
+    included, depth first."""
     found: list[Any] = []
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, MUTABLE) or hasattr(item, "__dataclass_fields__"):
+        if isinstance(item, MUTABLE) or (hasattr(item, "__dataclass_fields__")
+                                         and not item.__dataclass_params__.frozen):
             found.append(item)
         if isinstance(item, dict):
             stack += item.values()
@@ -120,3 +122,43 @@ def test_records_are_copied_by_what_they_hold_not_only_by_their_declared_types()
     copied.loose["nested"][1].add(3)
     copied.tags.append("u")
     assert tree == Tree([Leaf("a"), Leaf("b", 2)], Counter(x=1), None, {"nested": [Leaf("c"), {1, 2}]}, ["t"])
+
+
+@dataclass(frozen=True)
+class Stone:
+    """A frozen record of scalars: nothing in it can change."""
+
+    colour: str
+    lying: bool = False
+
+
+@dataclass(frozen=True)
+class Cairn:
+    """A frozen record holding a list: the list can change, so the record is copied."""
+
+    stones: list[Stone]
+
+
+@dataclass
+class Field:
+    """A record holding frozen records, declared and not."""
+
+    stones: list[Stone]
+    cairn: Cairn
+    loose: Any = None
+
+
+def test_frozen_records_of_shared_values_are_shared_and_the_rest_copied() -> None:
+    """A frozen record holding only scalars is the same object in the copy (Keyper's keyples: laying one down puts a
+    new keyple in its place); one holding a list is copied with its list; a mutable record in a frozen one's place
+    is still copied."""
+    stone = Stone("red")
+    original = Field([stone, Stone("blue", True)], Cairn([stone]), loose=[Stone("white")])
+    copied = clone(original)
+    assert_independent_copy(original, copied)
+    assert copied.stones[0] is stone and copied.loose[0] is original.loose[0]
+    assert copied.cairn is not original.cairn and copied.cairn.stones[0] is stone
+    copied.stones[0] = Stone("red", True)
+    assert original.stones[0] == Stone("red")
+    odd = Field([Leaf("x")], Cairn([]))  # type: ignore[list-item]  # a mutable record where a frozen one is declared
+    assert clone(odd).stones[0] is not odd.stones[0]
