@@ -43,8 +43,9 @@ pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
 
 def worker(table: Table, game_id: int, seed: int, early: bool, stop: threading.Event,
-           sent: list[tuple[int, Outcome]], errors: list[BaseException]) -> None:
-    """Read, choose, send, until told to stop; record every (version seen, Outcome)."""
+           sent: list[tuple[int, Outcome]], errors: list[BaseException], think: float = 0.0) -> None:
+    """Read, choose, wait up to `think` seconds (as a player looks before answering), send, until told to stop;
+    record every (version seen, Outcome)."""
     rng = random.Random(seed)
     try:
         while not stop.is_set():
@@ -53,6 +54,8 @@ def worker(table: Table, game_id: int, seed: int, early: bool, stop: threading.E
                 return
             choices = moves(state, unanswered_joiners(table, game_id) if early else [])
             seat, action = rng.choice(choices)
+            if think:
+                time.sleep(rng.random() * think)
             outcome = table.handle(cmd(PLAYERS[seat], "play", GAME.format(action), version=version))
             sent.append((version, outcome))
     except BaseException as exc:  # pragma: no cover - reported by the test
@@ -227,11 +230,18 @@ class Posted:
         self.queue.put((seen, Outcome(outcome.ok, outcome.reply, version=outcome.version)))
 
 
-def process_worker(db_url: str, game_id: int, seed: int, stop: Any, queue: Any) -> None:
-    """worker() in a process of its own, on its own Store and Table: a bot process racing the others."""
+def process_worker(db_url: str, game_id: int, seed: int, go: Any, stop: Any, queue: Any) -> None:
+    """worker() in a process of its own, on its own Store and Table: a bot process racing the others. It says it is
+    ready and starts when all are (a process that started first could otherwise play every command before the others
+    had loaded), and waits up to 5 ms between reading and sending (else one process could hold SQLite's lock turn
+    after turn while the others slept in the driver's busy wait): without either, no command need go stale, and that
+    race is what this test is for."""
     store = Store(db_url)
     try:
-        worker(Table(store, images=False), game_id, seed, True, stop, Posted(queue), Posted(queue))
+        table = Table(store, images=False)
+        queue.put(("ready", seed))
+        if go.wait(60):
+            worker(table, game_id, seed, True, stop, Posted(queue), Posted(queue), think=0.005)
     finally:
         store.close()
         queue.put(("done", seed))
@@ -242,21 +252,25 @@ def test_four_processes_on_one_game(started: Started) -> None:
     """Four OS processes, each with its own store and table (as four bot processes), race commands and early answers
     on one game: each accepted action is in the log exactly once, in order (the version check across processes)."""
     context = multiprocessing.get_context("spawn")
-    stop, queue = context.Event(), context.Queue()
-    racers = [context.Process(target=process_worker, args=(url(started.db), started.game_id, i, stop, queue))
+    go, stop, queue = context.Event(), context.Event(), context.Queue()
+    racers = [context.Process(target=process_worker, args=(url(started.db), started.game_id, i, go, stop, queue))
               for i in range(4)]
     for racer in racers:
         racer.start()
     sent: list[tuple[int, Outcome]] = []
     errors: list[str] = []
-    done = 0
+    done = ready = 0
     deadline = time.monotonic() + 120
     while done < len(racers) and time.monotonic() < deadline:
         try:
             first, second = queue.get(timeout=1)
         except queue_module.Empty:
             continue
-        if first == "done":
+        if first == "ready":
+            ready += 1
+            if ready == len(racers):
+                go.set()
+        elif first == "done":
             done += 1
         elif first == "error":
             errors.append(second)
