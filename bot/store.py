@@ -942,7 +942,7 @@ class Tx:
         self._games[game.id] = (game, staged[1] if staged else game.version)
 
     def save_state(self, game: GameRecord, state: Callable[[], str]) -> None:
-        """Advance a game's version and store its new state (state() gives its JSON text, engine.core.state_text,
+        """Advance a game's version and store its new state (state() gives its JSON text, the engine's to_json_text,
         made only if it is still the game's state when the writes go) with the next writes; raises StaleVersion then
         if the stored version is no longer the one this transaction read (the optimistic check behind the locks)."""
         assert game.id is not None

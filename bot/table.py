@@ -49,7 +49,6 @@ from engine.core import (
     Playout,
     clone,
     replay,
-    state_text,
 )
 from engine.playout import forced_move
 
@@ -473,7 +472,7 @@ class Table:
         state = entry.engine.setup([s.name for s in seats], row.seed, entry.engine_options(options))
         row.options = json.dumps(options | {"names": [s.name for s in seats]}, sort_keys=True)
         tx.set_status(row, "active")
-        tx.save_state(row, lambda: state_text(entry.engine, state))
+        tx.save_state(row, lambda: entry.engine.to_json_text(state))
         game = Loaded(row, seats, entry, state)
         started: list[Event | str] = [f"The {entry.title} game starts (seed {row.seed})."]
         started += self._settle(tx, game)
@@ -802,7 +801,7 @@ class Table:
         summary = game.engine.public_notation(action) + (": " + " ".join(public) if public else "")
         tx.append_action(game.row, seat, author, game.engine.format(action), summary)
         engine = game.engine
-        tx.save_state(game.row, lambda: state_text(engine, new_state))  # stored once, with the command's last state
+        tx.save_state(game.row, lambda: engine.to_json_text(new_state))  # stored once, with the command's last state
         if trial is not None:
             game.advance(trial, seat)
         else:
@@ -1315,7 +1314,7 @@ class Table:
                              "undone.")
         for row in taken:
             tx.mark_undone(row)
-        tx.save_state(game.row, lambda: state_text(game.engine, before))
+        tx.save_state(game.row, lambda: game.engine.to_json_text(before))
         game.state = before
         outcome = self._after_change(tx, game, moment, [f"{cmd.who.name} takes back '{taken[0].notation}'."])
         outcome.reply = "Undone."
@@ -1340,7 +1339,7 @@ class Table:
             if game.engine.to_json(replayed) == game.engine.to_json(game.state):
                 return "same", f"{len(tx.actions(game.id))} actions replay to the stored state"
             if write:
-                tx.save_state(row, lambda: state_text(game.engine, replayed))
+                tx.save_state(row, lambda: game.engine.to_json_text(replayed))
             return "differs", "the replayed state differs from the stored one" + (" (replay stored)" if write else "")
 
     def game_ids(self) -> list[int]:

@@ -203,13 +203,9 @@ def clone(state: S) -> S:
     return records.clone(state)
 
 
-def state_text(game: Game[S, Any], state: S) -> str:
-    """A state as the JSON text of its to_json data, keys in their order (as a snapshot stores it). An engine whose
-    to_json builds its data from this text (Keyper) may offer to_json_text(state) to give the text at once."""
-    direct: Callable[[S], str] | None = getattr(game, "to_json_text", None)
-    if direct is not None:
-        return direct(state)
-    return orjson.dumps(game.to_json(state), option=orjson.OPT_NON_STR_KEYS).decode()
+def json_text(data: JSON) -> str:
+    """JSON-ready data as JSON text, keys in their order (as a snapshot stores a state): an engine's to_json_text."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def check_by_applying(game: Game[S, A], state: S, seat: int, action: A) -> Verdict:
@@ -301,6 +297,11 @@ class Game(Protocol, Generic[S, A]):
 
     def to_json(self, state: S) -> JSON:
         """Return the state as JSON-ready data."""
+        ...
+
+    def to_json_text(self, state: S) -> str:
+        """to_json's data as JSON text, keys in their order (what a snapshot stores): json_text(to_json(state)), or
+        the same text written straight from the state (Keyper)."""
         ...
 
     def from_json(self, data: JSON) -> S:

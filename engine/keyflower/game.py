@@ -22,6 +22,7 @@ from engine.core import (
     Verdict,
     check_by_applying,
     clone,
+    json_text,
 )
 from engine.keyflower import apply as apply_mod
 from engine.keyflower import celeste, final, flow, keymelequin
@@ -194,6 +195,10 @@ class KeyflowerGame(WordsGame[KfState, Act]):
     def to_json(self, state: KfState) -> JSON:
         """The whole state as JSON-ready data."""
         return state_to_json(state)
+
+    def to_json_text(self, state: KfState) -> str:
+        """to_json's data as JSON text (what a snapshot stores)."""
+        return json_text(self.to_json(state))
 
     def from_json(self, data: JSON) -> KfState:
         """Rebuild a state; raises ValueError on malformed data."""

@@ -154,7 +154,7 @@ class KeyperGame:
         return data
 
     def to_json_text(self, state: State) -> str:
-        """The JSON text of to_json's data, without building the data (engine.core.state_text)."""
+        """to_json's data as JSON text (what a snapshot stores), written straight from the state's records."""
         return to_text(state)
 
     def from_json(self, data: JSON) -> State:

@@ -19,6 +19,7 @@ from engine.core import (
     Verdict,
     check_by_applying,
     clone,
+    json_text,
 )
 from engine.keythedral import apply as apply_mod
 from engine.keythedral import decide, explain, flow, playout
@@ -130,6 +131,10 @@ class KeythedralGame(WordsGame[KState, Act]):
     def to_json(self, state: KState) -> JSON:
         """The whole state as JSON-ready data."""
         return state_to_json(state)
+
+    def to_json_text(self, state: KState) -> str:
+        """to_json's data as JSON text (what a snapshot stores)."""
+        return json_text(self.to_json(state))
 
     def from_json(self, data: JSON) -> KState:
         """Rebuild a state; raises ValueError on malformed data."""

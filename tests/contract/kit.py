@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 from bot import games
 from bot.games import GameEntry
-from engine.core import Game, Scoreboard, state_text
+from engine.core import Game, Scoreboard, json_text
 
 PLAYTHROUGHS = Path(__file__).resolve().parent / "playthroughs"
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
@@ -102,10 +101,10 @@ def checked(step: int) -> bool:
 
 
 def round_trip(game: Game[Any, Any], state: Any) -> Any:
-    """JSON round-trip: to_json is JSON-ready and from_json(to_json(s)) serialises the same, and state_text (what a
+    """JSON round-trip: to_json is JSON-ready and from_json(to_json(s)) serialises the same, and to_json_text (what a
     snapshot stores) is to_json's data as text, keys in their order; returns the data."""
     data = json.loads(json.dumps(game.to_json(state)))
-    assert state_text(game, state) == orjson.dumps(game.to_json(state), option=orjson.OPT_NON_STR_KEYS).decode()
+    assert game.to_json_text(state) == json_text(game.to_json(state))
     assert game.to_json(game.from_json(data)) == data, "the state does not survive a JSON round-trip"
     return data
 

@@ -31,6 +31,7 @@ from engine.core import (
     ScoreLine,
     Verdict,
     check_by_applying,
+    json_text,
 )
 
 CARDS = tuple(range(1, 10))
@@ -264,6 +265,10 @@ class TokensGame:
     def to_json(self, state: TokensState) -> JSON:
         """The whole state as JSON-ready data."""
         return asdict(state)
+
+    def to_json_text(self, state: TokensState) -> str:
+        """to_json's data as JSON text (what a snapshot stores)."""
+        return json_text(self.to_json(state))
 
     def from_json(self, data: JSON) -> TokensState:
         """Rebuild a state; raises ValueError on malformed data."""
