@@ -65,11 +65,19 @@ def aware(moment: datetime) -> datetime:
 def sqlite_time_text(moment: datetime | None) -> str | None:
     """A time as SQLite stores it (SQLAlchemy's text for a DATETIME: UTC, 'YYYY-MM-DD HH:MM:SS.ffffff'); a naive time
     is taken as UTC."""
+    global _last_time_text
     if moment is None:
         return None
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment.isoformat(" ", "microseconds")
+    last = _last_time_text
+    if last[0] is moment:  # a transaction stamps its rows with one moment (Tx.now): converted once
+        return last[1]
+    naive = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo is not None else moment
+    text = naive.isoformat(" ", "microseconds")
+    _last_time_text = (moment, text)
+    return text
+
+
+_last_time_text: tuple[datetime | None, str] = (None, "")
 
 
 def sqlite_time(text: str | None) -> datetime | None:
@@ -338,6 +346,7 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 log = logging.getLogger("keywood.store")
+IDLE_CONNECTIONS = 4  # SQLite connections a Store keeps out of the pool between transactions (Store._idle)
 BACKSTOP_PAGES = 25_000  # about 100 MB of write-ahead log
 CHECKPOINT_SECONDS = 0.2
 
@@ -587,9 +596,8 @@ def made(model: type[M], values: dict[str, Any]) -> M:
     return row
 
 
-def _outbox_defaults() -> dict[str, Any]:
-    """The values an outbox row gets for the columns a caller leaves out."""
-    moment = now()
+def _outbox_defaults(moment: datetime) -> dict[str, Any]:
+    """The values an outbox row gets for the columns a caller leaves out (queued at moment)."""
     return {"game_id": None, "recipient": None, "payload": "{}", "image": None, "status": "pending", "attempts": 0,
             "next_attempt_at": moment, "last_error": "", "created_at": moment, "sent_at": None}
 
@@ -614,6 +622,7 @@ class Store:
         self.driver = Driver(self.engine.dialect)
         path = self.engine.url.database if self.driver.sqlite else None
         self.checkpointer = Checkpointer(path).start(self) if path and path != ":memory:" else None
+        self._idle: list[Any] = []  # SQLite: pooled connections between transactions, ready for the next
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
@@ -640,8 +649,12 @@ class Store:
         """A transaction on a pooled SQLite connection through the driver itself (a SQLAlchemy Connection with its
         begin and commit cost 30-60 us, more than a command's statements); a Connection for the ORM session joins it
         only when a rarely-run path asks for one."""
-        pooled = self.engine.raw_connection()
+        try:
+            pooled = self._idle.pop()
+        except IndexError:
+            pooled = self.engine.raw_connection()
         joined: list[Connection] = []
+        done = False
 
         def join() -> Connection:
             joined.append(Connection(self.engine, pooled))
@@ -662,13 +675,23 @@ class Store:
                 raise
             tx.close()  # the session only joined: closing it leaves the transaction to commit
             dbapi.commit()
+            done = True
         finally:
-            (joined[0] if joined else pooled).close()  # back to the pool (a Connection, once made, holds it)
+            if done and not joined and len(self._idle) < IDLE_CONNECTIONS:
+                self._idle.append(pooled)  # kept checked out: the next transaction skips the pool's checkout
+            else:
+                (joined[0] if joined else pooled).close()  # back to the pool (a Connection, once made, holds it)
 
     def close(self) -> None:
         """Stop the checkpointer and release the engine's connections."""
         if self.checkpointer is not None:
             self.checkpointer.close()
+        self.release()
+
+    def release(self) -> None:
+        """Close every connection the store holds open (the next transaction opens a new one)."""
+        while self._idle:
+            self._idle.pop().close()
         self.engine.dispose()
 
     # whole tables, for copying a database (bot/dbcopy.py)
@@ -746,6 +769,13 @@ class Tx:
         self._prefetched: dict[int, list[PromptRecord]] = {}  # open prompts read with their game
         self._outbox: list[tuple[dict[str, Any], list[OutboxRow]]] = []  # queued messages to insert: (params, rows)
         self._numbering: dict[int, list[OutboxRow]] = {}  # the rows an outbox INSERT being sent inserts, by id(params)
+        self._moment: datetime | None = None
+
+    def now(self) -> datetime:
+        """The transaction's time, taken when first asked for: every row it stamps gets the same one."""
+        if self._moment is None:
+            self._moment = now()
+        return self._moment
 
     # running statements
     @property
@@ -932,7 +962,7 @@ class Tx:
     def set_status(self, game: GameRecord, status: str) -> None:
         """Change a game's status (and store whatever else of its row changed: options, host)."""
         game.status = status
-        game.updated_at = now()
+        game.updated_at = self.now()
         self._stage(game)
 
     def _stage(self, game: GameRecord) -> None:
@@ -948,7 +978,7 @@ class Tx:
         assert game.id is not None
         self._stage(game)
         game.version += 1
-        game.updated_at = now()
+        game.updated_at = self.now()
         self._states[game.id] = (game.version, state)
 
     # seats
@@ -1015,7 +1045,7 @@ class Tx:
         """Append an accepted action to the log (with the next writes), stamped with the version it applied to."""
         assert game.id is not None
         self._log.append({"game": game.id, "seat": seat, "author": author_id, "notation": notation,
-                          "summary": summary, "version": game.version, "undone": False, "at": now()})
+                          "summary": summary, "version": game.version, "undone": False, "at": self.now()})
 
     def action_count(self, game_id: int) -> int:
         """How many actions a game's log holds (undone ones included): a number that grows with every action."""
@@ -1075,7 +1105,8 @@ class Tx:
         the INSERT is sent (at the latest just before the commit)."""
         if not rows:
             return []
-        full = [{**_outbox_defaults(), **row, "shard_key": guild_key(row["guild_id"]), "id": None} for row in rows]
+        defaults = _outbox_defaults(self.now())
+        full = [{**defaults, **row, "shard_key": guild_key(row["guild_id"]), "id": None} for row in rows]
         queued = [made(OutboxRow, row) for row in full]
         self._outbox.append((self.driver.numbered(full, OUTBOX_COLUMNS[1:]), queued))
         return queued

@@ -274,7 +274,7 @@ class Loaded:
     def options(self) -> dict[str, Any]:
         """The table's stored options (parsed once while they stay the same)."""
         if self._options is None or self._options[0] != self.row.options:
-            self._options = (self.row.options, dict(json.loads(self.row.options)))
+            self._options = (self.row.options, dict(orjson.loads(self.row.options)))
         return self._options[1]
 
     def seat_of(self, user_id: str) -> int | None:
@@ -342,7 +342,7 @@ class Table:
             with self.store.transaction() as tx:
                 outcome = handler(tx, command, moment)
                 outcome.where = outcome.where or command.where
-                outcome.outbox = tx.add_outbox(outbox_rows(outcome))
+                outcome.outbox = tx.add_outbox(outbox_rows(outcome, tx.now()))
         except (TableError, EngineError) as exc:
             return Outcome(False, _error_text(exc), where=command.where)
         except StaleVersion:  # the optimistic check behind the locks: the game moved on while this command ran
@@ -423,7 +423,7 @@ class Table:
         seats = tx.seats(row.id)
         if any(s.user_id == cmd.who.user_id for s in seats):
             raise TableError("You are already seated at this table.")
-        if len(seats) >= json.loads(row.options)["max_players"]:
+        if len(seats) >= orjson.loads(row.options)["max_players"]:
             raise TableError("This table is full.")
         tx.add_seat(row.id, cmd.who.user_id, cmd.who.name)
         return Outcome(True, "You are seated.", public=[f"{cmd.who.name} joins the table ({len(seats) + 1} seated)."],
@@ -457,7 +457,7 @@ class Table:
         self._require_host(row, cmd, "start the game")
         assert row.id is not None
         seats = tx.seats(row.id)
-        options = json.loads(row.options)
+        options = orjson.loads(row.options)
         computers = int(options.get("computers") or 0)
         if len(seats) + computers < options["min_players"]:
             raise TableError(f"At least {options['min_players']} players are needed; {len(seats)} seated"
@@ -525,13 +525,13 @@ class Table:
     def _clock(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """Show the table's clock; the host (or an admin) changes it: `clock 24h`, `clock 2d sub`, `clock off`."""
         row = self._require_game(tx, cmd)
-        options = json.loads(row.options)
+        options = orjson.loads(row.options)
         if not cmd.arg.strip():
             return Outcome(True, Clock.of(options).describe() + self._clock_states(tx, row, moment))
         self._require_host(row, cmd, "change the clock")
         changes = self._read_clock(cmd.arg)
         self._save_options(tx, row, options | changes)
-        clock = Clock.of(json.loads(row.options))
+        clock = Clock.of(orjson.loads(row.options))
         if row.status == "active":
             self._retime(tx, self._load(tx, row), moment)
         text = f"{cmd.who.name} set the clock. {clock.describe()}"
@@ -564,7 +564,7 @@ class Table:
         taken away), or when a seat changed hands."""
         hours = int(game.options.get("reminder_hours", self.defaults[1]))
         for prompt in game.open_prompts(tx):
-            payload = json.loads(prompt.payload)
+            payload = orjson.loads(prompt.payload)
             if not payload.get("must") or payload.get("default") is not None or seat not in (None, prompt.seat):
                 continue
             payload.pop("clock", None)
@@ -579,7 +579,7 @@ class Table:
         game = self._load(tx, row)
         lines = []
         for prompt in game.open_prompts(tx):
-            timer = json.loads(prompt.payload).get("clock")
+            timer = orjson.loads(prompt.payload).get("clock")
             if timer and prompt.seat is not None:
                 left = clocks.ends(timer) - moment
                 state = f"runs out in {clocks.say(left)}" if left.total_seconds() > 0 else "has run out"
@@ -630,7 +630,7 @@ class Table:
     def _pause(tx: Tx, game: Loaded, seat: int, by: timedelta, clock: Clock) -> None:
         """Move a seat's running clocks on by a pause (back, when it ends early)."""
         for prompt in game.open_prompts(tx):
-            payload = json.loads(prompt.payload)
+            payload = orjson.loads(prompt.payload)
             if prompt.seat != seat or "clock" not in payload:
                 continue
             moved = clocks.shifted(payload["clock"], by, clock.pace)
@@ -816,7 +816,7 @@ class Table:
         if prompt.answer is not None:
             raise TableError(f"You have already answered: '{prompt.answer}'.")
         prompt.answer = game.engine.format(action)
-        prompt.payload = json_text(json.loads(prompt.payload) | {"by": author})
+        prompt.payload = json_text(orjson.loads(prompt.payload) | {"by": author})
         tx.save_prompt(prompt)
         waiting = self._waiting(game)
         return Outcome(True, f"Answer kept: '{prompt.answer}'. It counts once the players before you have decided "
@@ -884,7 +884,7 @@ class Table:
                 return events
             prompt = min(ready, key=lambda p: game.engine.to_act(game.state).index(p.seat or 0))
             assert prompt.seat is not None
-            payload = json.loads(prompt.payload)
+            payload = orjson.loads(prompt.payload)
             action = game.engine.parse(game.state, prompt.seat, prompt.answer or "")
             if payload.get("timed_out"):
                 events.append(Event(f"{game.user_of(prompt.seat).name} did not answer in time.", prompt.seat))
@@ -959,7 +959,7 @@ class Table:
         ending = [p for p in rows if (p.seat, p.key) not in wanted]
         for decision in decisions:
             row = by_key.get((decision.seat, decision.key))
-            newly_due = row is None or (decision.must and not json.loads(row.payload).get("must"))
+            newly_due = row is None or (decision.must and not orjson.loads(row.payload).get("must"))
             if row is None:
                 private = decision.kind != TURN or not decision.public_choices
                 reused = None if private else next((p for p in ending if _reusable(p, decision)), None)
@@ -970,7 +970,7 @@ class Table:
                     digest = self._digest(tx, game, decision.seat) if decision.must and decision.kind == TURN else []
                     outcome.opened.append(self._note(game, row, decision, context=outcome.public, digest=digest))
             elif newly_due:
-                row.payload = json_text(json.loads(row.payload) | {"must": True})
+                row.payload = json_text(orjson.loads(row.payload) | {"must": True})
                 if decision.default is None:
                     self._start_clock(game, row, moment)
                 tx.save_prompt(row)
@@ -992,7 +992,7 @@ class Table:
                 continue
             del by_key[(prompt.seat, "")]
             prompt.key = match.key
-            prompt.payload = json_text(json.loads(prompt.payload) | {"must": match.must, "default": match.default})
+            prompt.payload = json_text(orjson.loads(prompt.payload) | {"must": match.must, "default": match.default})
             tx.save_prompt(prompt)
             by_key[(match.seat, match.key)] = prompt
 
@@ -1031,7 +1031,7 @@ class Table:
         if not clock.on or row.seat is None:
             return
         row.deadline, timer = clock.start(moment, clocks.away_until(game.options, row.seat, moment))
-        row.payload = json_text(json.loads(row.payload) | {"clock": timer})
+        row.payload = json_text(orjson.loads(row.payload) | {"clock": timer})
 
     def _note(self, game: Loaded, row: PromptRecord, decision: Decision, context: Sequence[str] = (),
               digest: Sequence[str] = ()) -> PromptNote:
@@ -1056,7 +1056,7 @@ class Table:
             lines.append("Too many answers for buttons: answer with `/play` (its suggestions list your choices).")
         if decision.default is not None:
             lines.append(f"If you have not answered by the deadline: {decision.default}.")
-        timer = json.loads(row.payload).get("clock")
+        timer = orjson.loads(row.payload).get("clock")
         if timer:
             then = clocks.WHAT_HAPPENS[Clock.of(game.options).on_timeout]
             lines.append(f"Your clock runs out at the deadline; then {then} (`away` pauses it).")
@@ -1159,7 +1159,7 @@ class Table:
                    moment: datetime) -> Outcome:
         """Give a running game's seat to another person: its decisions follow, the new holder is told privately."""
         leaving, leaving_id = seat.name, seat.user_id
-        options = json.loads(row.options)
+        options = orjson.loads(row.options)
         handover = {"seat": seat.seat, "from": leaving_id, "to": user_id}
         self._save_options(tx, row, options | {"handovers": [*options.get("handovers", []), handover]})
         tx.reassign_seat(seat, user_id, name)
@@ -1360,7 +1360,7 @@ class Table:
                 with self.store.transaction() as tx:
                     found = self._due_game(tx, game_id, moment)
                     for outcome in found:
-                        tx.add_outbox(outbox_rows(outcome))
+                        tx.add_outbox(outbox_rows(outcome, tx.now()))
                     outcomes += found
             except EngineError as exc:  # pragma: no cover - a stored answer the engine now refuses
                 outcomes.append(Outcome(False, _error_text(exc), game_id=game_id))
@@ -1381,11 +1381,11 @@ class Table:
             outcomes.append(Outcome(True, opened=sync.opened, closed=sync.closed, game_id=game_id,
                                     version=row.version, where=sync.where))
         overdue = [p for p in game.open_prompts(tx) if aware(p.deadline) <= moment]
-        defaults = [p for p in overdue if json.loads(p.payload).get("default") is not None]
-        timed = [p for p in overdue if p not in defaults and "clock" in json.loads(p.payload)]
+        defaults = [p for p in overdue if orjson.loads(p.payload).get("default") is not None]
+        timed = [p for p in overdue if p not in defaults and "clock" in orjson.loads(p.payload)]
         for prompt in defaults:
             if prompt.answer is None:
-                payload = json.loads(prompt.payload)
+                payload = orjson.loads(prompt.payload)
                 prompt.answer, payload["timed_out"] = payload["default"], True
                 prompt.payload = json_text(payload)
                 tx.save_prompt(prompt)
@@ -1409,7 +1409,7 @@ class Table:
         ran_out: list[str] = []
         notices: list[Outcome] = []
         for prompt in prompts:
-            payload = json.loads(prompt.payload)
+            payload = orjson.loads(prompt.payload)
             timer, seat = payload["clock"], prompt.seat or 0
             name, phrase = game.user_of(seat).name, payload.get("phrase", "decide")
             if timer["stage"] == "running":
@@ -1512,7 +1512,7 @@ class Table:
     def _report_failure(self, tx: Tx, row: OutboxRow) -> None:
         """Tell the game's host, once, that Keywood cannot post in the game's channel, and what to fix."""
         game = tx.game(row.game_id) if row.game_id is not None else None
-        if game is None or any(json.loads(n.payload).get("about") == row.channel_id
+        if game is None or any(orjson.loads(n.payload).get("about") == row.channel_id
                                for n in tx.outbox_kinds(row.game_id, "notice")):
             return
         text = f"Keywood cannot post in <#{row.channel_id}> ({row.last_error}). " + _what_to_fix(row.last_error)
@@ -1641,13 +1641,13 @@ def position(items: list[Any], item: Any) -> int | None:
         return None
 
 
-def outbox_rows(outcome: Outcome) -> list[dict[str, Any]]:
-    """What an accepted outcome must send, as outbox rows: the channel message first, then private messages."""
+def outbox_rows(outcome: Outcome, moment: datetime) -> list[dict[str, Any]]:
+    """What an accepted outcome must send, as outbox rows queued at moment: the channel message first, then private
+    messages."""
     if not outcome.ok or outcome.where is None:
         return []
     where = outcome.where
     rows: list[dict[str, Any]] = []
-    moment = now()
 
     def row(kind: str, recipient: str | None, payload: dict[str, Any], image: bytes | None = None) -> None:
         rows.append({"game_id": outcome.game_id, "guild_id": where.guild_id, "channel_id": where.channel_id,
@@ -1725,7 +1725,7 @@ def _reusable(prompt: PromptRecord, decision: Decision) -> bool:
     sent by DM with buttons, is never reused), so its row can serve the next turn step, whoever's it is: one write
     instead of closing one row and inserting another.
     """
-    payload = json.loads(prompt.payload)
+    payload = orjson.loads(prompt.payload)
     return (prompt.kind == decision.kind == TURN and payload.get("must") and payload.get("default") is None
             and payload.get("public", True) and decision.default is None and prompt.answer is None)
 

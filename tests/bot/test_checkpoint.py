@@ -88,7 +88,7 @@ def test_the_thread_ends_with_close_and_with_a_forgotten_store(tmp_path: Path) -
     forgotten = Store(f"sqlite:///{tmp_path / 'b.db'}")
     checkpointer = forgotten.checkpointer
     assert isinstance(checkpointer, Checkpointer) and checkpointer.running
-    forgotten.engine.dispose()
+    forgotten.release()
     del forgotten
     gc.collect()
     deadline = time.monotonic() + 5
