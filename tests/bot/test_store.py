@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from bot import cli
 from bot.store import (
+    GameRecord,
     PromptRecord,
     SeatRow,
     StaleVersion,
@@ -68,6 +69,42 @@ def test_every_transaction_takes_the_write_lock_at_once(started: Started) -> Non
         other.execute("ROLLBACK")
     finally:
         other.close()
+
+
+@pytest.mark.databases("sqlite")
+def test_a_connection_kept_between_transactions_holds_nothing_of_a_refused_one(started: Started) -> None:
+    """The store keeps its SQLite connections out of the pool between transactions: after a transaction that wrote
+    and then raised, nothing of it is stored, the next transaction works, and no kept connection holds the lock."""
+    store = started.table.store
+    before = dump(started.db)
+    with pytest.raises(RuntimeError, match="refused"):
+        with store.transaction() as tx:
+            tx.add_game(GameRecord(guild_id="g", channel_id="elsewhere", game="keyper", options="{}", seed=1,
+                                   host_id="ghost"))
+            raise RuntimeError("refused")
+    for _ in range(3):
+        with store.transaction() as tx:
+            assert tx.live_game("g", "elsewhere") is None
+    assert dump(started.db) == before
+    other = sqlite3.connect(started.path, timeout=0, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+
+
+@pytest.mark.databases("sqlite")
+def test_the_rows_a_command_writes_carry_one_moment(started: Started) -> None:
+    """A transaction stamps every row it writes with one time (Tx.now): the log row, the game row and the queued
+    messages of a play all say the same moment."""
+    started.play(ANA, "play green 1.pig")
+    with sqlite3.connect(started.path) as db:
+        (at,) = db.execute("SELECT at FROM actions ORDER BY id DESC LIMIT 1").fetchone()
+        (updated,) = db.execute("SELECT updated_at FROM games WHERE id = ?", (started.game_id,)).fetchone()
+        queued = {row[0] for row in db.execute("SELECT created_at FROM outbox WHERE id > "
+                                               "(SELECT max(id) - 1 FROM outbox)")}
+    assert at == updated and queued == {at}
 
 
 def test_the_optimistic_version_check_refuses_a_changed_game(started: Started) -> None:
