@@ -11,6 +11,7 @@ times in columns without a time zone on both, as the migrations create them, and
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import sqlite3
@@ -65,19 +66,15 @@ def aware(moment: datetime) -> datetime:
 def sqlite_time_text(moment: datetime | None) -> str | None:
     """A time as SQLite stores it (SQLAlchemy's text for a DATETIME: UTC, 'YYYY-MM-DD HH:MM:SS.ffffff'); a naive time
     is taken as UTC."""
-    global _last_time_text
-    if moment is None:
-        return None
-    last = _last_time_text
-    if last[0] is moment:  # a transaction stamps its rows with one moment (Tx.now): converted once
-        return last[1]
+    return None if moment is None else _utc_text(moment)
+
+
+@functools.lru_cache(maxsize=64)
+def _utc_text(moment: datetime) -> str:
+    """sqlite_time_text of a time, kept for the times written again and again (a transaction stamps its rows with one
+    moment, Tx.now; deadlines repeat). Equal times give the same text: a naive one never equals an aware one."""
     naive = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo is not None else moment
-    text = naive.isoformat(" ", "microseconds")
-    _last_time_text = (moment, text)
-    return text
-
-
-_last_time_text: tuple[datetime | None, str] = (None, "")
+    return naive.isoformat(" ", "microseconds")
 
 
 def sqlite_time(text: str | None) -> datetime | None:
@@ -336,6 +333,9 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     """Let SQLAlchemy, not the driver, begin transactions; switch on WAL and foreign keys."""
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
+    # A new file gets 2 KiB pages (an existing one keeps its own): a command's COMMIT writes about 15 pages to the
+    # write-ahead log, most of them a small change each, and smaller pages cost less to log (docs/benchmarks.md).
+    cursor.execute(f"PRAGMA page_size={PAGE_SIZE}")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=60000")
@@ -346,6 +346,7 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 log = logging.getLogger("keywood.store")
+PAGE_SIZE = 2048  # bytes, for new SQLite files
 IDLE_CONNECTIONS = 4  # SQLite connections a Store keeps out of the pool between transactions (Store._idle)
 BACKSTOP_PAGES = 25_000  # about 100 MB of write-ahead log
 CHECKPOINT_SECONDS = 0.2

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from bot import cli
 from bot.store import (
+    PAGE_SIZE,
     GameRecord,
     PromptRecord,
     SeatRow,
@@ -69,6 +70,28 @@ def test_every_transaction_takes_the_write_lock_at_once(started: Started) -> Non
         other.execute("ROLLBACK")
     finally:
         other.close()
+
+
+@pytest.mark.databases("sqlite")
+def test_a_new_file_gets_small_pages_and_an_old_file_keeps_its_own(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database file the store creates has PAGE_SIZE pages; a file made by an earlier Keywood, with 4 KiB pages,
+    keeps them, and the store works on it."""
+    store = Store(f"sqlite:///{tmp_path / 'new.db'}")
+    store.close()
+    with sqlite3.connect(tmp_path / "new.db") as db:
+        assert db.execute("PRAGMA page_size").fetchone() == (PAGE_SIZE,) != (4096,)
+    with monkeypatch.context() as earlier:
+        earlier.setattr("bot.store.PAGE_SIZE", 4096)
+        Store(f"sqlite:///{tmp_path / 'old.db'}").close()
+    store = Store(f"sqlite:///{tmp_path / 'old.db'}")
+    try:
+        assert start_game(Table(store, images=False)).ok
+    finally:
+        store.close()
+    with sqlite3.connect(tmp_path / "old.db") as db:
+        assert db.execute("PRAGMA page_size").fetchone() == (4096,)
+        assert db.execute("SELECT count(*) FROM games").fetchone() == (1,)
 
 
 @pytest.mark.databases("sqlite")
