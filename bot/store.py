@@ -79,7 +79,14 @@ def _utc_text(moment: datetime) -> str:
 
 def sqlite_time(text: str | None) -> datetime | None:
     """A time SQLite stored (sqlite_time_text, or SQLAlchemy's own) as aware UTC."""
-    return None if text is None else datetime.fromisoformat(text).replace(tzinfo=UTC)
+    return None if text is None else _utc_time(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _utc_time(text: str) -> datetime:
+    """sqlite_time of a text, kept for the times read again and again (an open decision's, at every command of its
+    game; datetimes never change, so one may be shared)."""
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
 
 
 BIG = BigInteger().with_variant(Integer(), "sqlite")  # SQLite's INTEGER holds 64 bits already
@@ -571,13 +578,19 @@ class Driver:
         """A row read from a JSON array (a game's seats or prompts) as a record: times come as SQLite stores them, or
         as PostgreSQL writes them in JSON (ISO 8601)."""
         row = dict(zip(columns, values, strict=True), **more)
-        for name in _TIMES.intersection(row):
+        for name in _time_columns(tuple(row)):
             row[name] = self.read_time(row[name]) if self.sqlite else aware(datetime.fromisoformat(row[name]))
         return record(**row)
 
     def stale(self, exc: Exception) -> bool:
         """Whether a database error is save_game's refusal of a game row whose version moved (see SQL)."""
         return "version" in str(exc) and ("NOT NULL" in str(exc) or "not-null" in str(exc))
+
+
+@functools.cache
+def _time_columns(columns: tuple[str, ...]) -> tuple[str, ...]:
+    """Which of these columns hold times."""
+    return tuple(name for name in columns if name in _TIMES)
 
 
 def _pipelines(dialect: Dialect) -> bool:
