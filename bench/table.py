@@ -1,5 +1,4 @@
-"""Table commands against the floor: `python bench/table.py [--url URL | --postgres] [--stored 10,10000] [--games 3]
-[--interleave]`.
+"""Table commands against the floor: `python bench/table.py [--url URL | --postgres] [--stored 10,10000] [--games 3]`.
 
 Plays random 3-player Keyper games through the real table and store (one transaction per command) and times each
 `play` command: parse, engine, log row, snapshot, version, prompts, outbox. Board images are off
@@ -14,13 +13,10 @@ One phase per count of stored games (10 and 10,000 by default), each on an empti
 games are stored in bulk through the store's ORM session (not through Table.handle, which would take minutes): a
 games row (status active, table options as `start` writes them), three seats, the opening snapshot dealt by the
 engine from the game's own seed and the open turn decision `start` creates. Then --games games are played through a
-new Table, each play command timed, and after each game the floor as many times as that game had play commands:
-bench/rawtxn.py's raw transaction (read a game's version and state, append a log row, write a mid-game state and the
-version back, through the driver alone), each on one of the stored games drawn at random. Command and floor thus run
-on the same database within a second of each other, so the ratio holds even when the load of a shared machine
-changes during the run. --interleave runs the floor after every play command instead (the method before
-2026-11-27 evening): the floor's writes between commands then cost each command about a fifth of its rate, as they
-push the command's data out of the processor's caches.
+new Table, each play command timed, and after each one the floor: bench/rawtxn.py's raw transaction (read a game's
+version and state, append a log row, write a mid-game state and the version back, through the driver alone) on one
+of the stored games drawn at random. Command and floor thus run on the same database at the same moments, so the
+ratio holds even when the load of a shared machine changes during the run.
 Last, one more game is played with every SQL statement the store's connections send counted at the driver (SQLite's
 trace callback, a counting psycopg cursor), BEGIN and COMMIT left out.
 
@@ -211,21 +207,14 @@ def database(args: argparse.Namespace) -> Iterator[str]:
 
 
 def phase(store: Store, stored: int, args: argparse.Namespace) -> dict[str, float]:
-    """The table and the floor, by turns (a game, then as many floor transactions; --interleave: a command, then
-    one), on `stored` games in an emptied database; prints a line."""
+    """The table and the floor, by turns, on `stored` games in an emptied database; prints a line."""
     wipe(store)
     took, ids = store_games(store, stored, args.seed + 1_000_000)
     table = Table(store, images=False)  # a new one: ids restart after a wipe, and the table caches states by id
     floor = rawtxn.Floor(store, ids, args.seed)
-    times: list[float] = []
     floor_times: list[float] = []
-    between = (lambda: floor_times.append(floor.one())) if args.interleave else (lambda: None)
     try:
-        for k in range(args.games):
-            game = play_games(table, 1, args.seed + k, f"g{stored}-{k}", between=between)
-            times += game
-            if not args.interleave:
-                floor_times += [floor.one() for _ in game]
+        times = play_games(table, args.games, args.seed, f"g{stored}", between=lambda: floor_times.append(floor.one()))
     finally:
         floor.close()
     rate, p50, p95 = summary(times)
@@ -245,8 +234,6 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="random games played in each phase (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="first game seed (default 1)")
     parser.add_argument("--stored", default="10,10000", help="games stored, one phase each (default 10,10000)")
-    parser.add_argument("--interleave", action="store_true",
-                        help="run the floor after every play command, not after every game")
     args = parser.parse_args()
     counts = [int(n) for n in args.stored.split(",")]
     with database(args) as url:
