@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine.core import Event
@@ -448,7 +449,7 @@ def _finish_work(state: State, payment: Payment, events: list[Event]) -> None:
     """Put a paid tile on its plot (over any tile there), or turn a paid tile to its upgraded side."""
     player = state.players[payment.seat]
     if payment.effect == "upgrade":
-        player.plots[payment.plot].upgraded = True
+        player.plots[payment.plot] = replace(player.plots[payment.plot], upgraded=True)
         tile_name = comps().tiles[player.plots[payment.plot].tile].name
         events.append(Event(f"{player.name} upgrades the {tile_name} on plot {payment.plot}.", payment.seat))
         return

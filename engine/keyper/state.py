@@ -38,18 +38,19 @@ class Board:
     spaces: dict[str, list[Keyple]] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Plot:
-    """A built plot on a player board; under is the overbuilt tile, if any."""
+    """A built plot on a player board; under is the overbuilt tile, if any. Never changed: upgrading puts an upgraded
+    plot in its place, so copies of a state share their plots."""
 
     tile: str
     upgraded: bool = False
     under: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class HeldFair:
-    """A fair held at the end of a season, with the points of the side shown."""
+    """A fair held at the end of a season, with the points of the side shown (never changed: shared by copies)."""
 
     fair: str
     points: int

@@ -7,6 +7,7 @@ refusal is checked against the seat's legal actions.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations_with_replacement
 
 import pytest
@@ -57,7 +58,7 @@ def tile_table(tile: str, upgraded: bool = False, *on_tile: str, **resources: in
     goods(state, 0, **NO_GOODS)
     goods(state, 0, **resources)
     build(state, 0, plot_for(tile), tile, *on_tile)
-    state.players[0].plots[plot_for(tile)].upgraded = upgraded
+    state.players[0].plots[plot_for(tile)] = replace(state.players[0].plots[plot_for(tile)], upgraded=upgraded)
     return state
 
 
@@ -480,7 +481,7 @@ def test_the_seafarer_scores_each_time_its_owner_plays_on_a_boat(upgraded: bool,
     2 when upgraded; no keyple is needed on the tile."""
     state = boat_table()
     build(state, 0, "v1", "seafarer")
-    state.players[0].plots["v1"].upgraded = upgraded
+    state.players[0].plots["v1"] = replace(state.players[0].plots["v1"], upgraded=upgraded)
     state, events = play(state, 0, "play blue 1.river boat-1")
     assert state.players[0].shipping == points
     assert any("seafarer scores" in t for t in texts(events))
@@ -505,7 +506,7 @@ def test_the_seafarer_scores_nothing_for_other_fields_or_once_overbuilt() -> Non
     assert state.players[0].shipping == 0
     state = boat_table()
     build(state, 0, "v1", "drainage")
-    state.players[0].plots["v1"].under = "seafarer"
+    state.players[0].plots["v1"] = replace(state.players[0].plots["v1"], under="seafarer")
     state, _ = play(state, 0, "play blue 1.river boat-1")
     assert state.players[0].shipping == 0
 
@@ -515,7 +516,7 @@ def test_example_seafarer_joining_an_existing_keyple_scores_once() -> None:
     is laid down, is still one boat action: the upgraded seafarer scores 2, not 4."""
     state = boat_table()
     build(state, 0, "v1", "seafarer")
-    state.players[0].plots["v1"].upgraded = True
+    state.players[0].plots["v1"] = replace(state.players[0].plots["v1"], upgraded=True)
     state.boards[0].boat = "boat-1"
     place(state, 1, "river", "blue")
     state, _ = play(state, 0, "play blue 1.river +lay")
@@ -531,7 +532,7 @@ def test_example_seafarer_laying_down_two_keyples_scores_once() -> None:
     give(state, 0)
     give(state, 1, grey=1)
     build(state, 0, "v1", "seafarer")
-    state.players[0].plots["v1"].upgraded = True
+    state.players[0].plots["v1"] = replace(state.players[0].plots["v1"], upgraded=True)
     state.boards[0].boat = "boat-1"
     place(state, 1, "river", "blue", "blue")
     state, _ = play(state, 0, "laydown 1.river x2")
@@ -555,7 +556,7 @@ def test_the_upgraded_shipping_agent_adds_a_point_for_every_sale() -> None:
     """rulebook p.17, Shipping agent: upgraded, every resource sold to a boat gives 1 extra point."""
     state = boat_table(clay=1, sheep=1)
     build(state, 0, "v1", "shipping_agent")
-    state.players[0].plots["v1"].upgraded = True
+    state.players[0].plots["v1"] = replace(state.players[0].plots["v1"], upgraded=True)
     state, _ = run(state, [(0, "play blue 1.river boat-1"), (0, "sell clay")])
     assert state.players[0].shipping == 3
     state, _ = play(state, 0, "sell sheep")
@@ -584,7 +585,7 @@ def test_example_upgraded_merchant_with_a_joiner_gives_four_transactions() -> No
     state = boat_table(sheep=2)
     give(state, 1, blue=1)
     build(state, 0, "v1", "merchant")
-    state.players[0].plots["v1"].upgraded = True
+    state.players[0].plots["v1"] = replace(state.players[0].plots["v1"], upgraded=True)
     state, _ = run(state, [(0, "play blue 1.river boat-1"), (1, "join blue")])
     seats = [seat for seat, _ in pending(state)]
     assert (seats.count(0), seats.count(1)) == (4, 3)
@@ -598,7 +599,7 @@ def test_the_upgraded_merchant_adds_an_action_for_its_owner_as_a_joiner() -> Non
     state = boat_table()
     give(state, 1, blue=1)
     build(state, 1, "v1", "merchant")
-    state.players[1].plots["v1"].upgraded = True
+    state.players[1].plots["v1"] = replace(state.players[1].plots["v1"], upgraded=True)
     state, _ = run(state, [(0, "play blue 1.river boat-1"), (1, "join blue")])
     seats = [seat for seat, _ in pending(state)]
     assert (seats.count(0), seats.count(1)) == (3, 4)
@@ -679,6 +680,6 @@ def test_an_overbuilt_farm_tile_houses_nothing() -> None:
     """rulebook p.15 (overbuilt tiles are no longer operational) with p.8 note 4: a pig sty built over by a
     barn houses no pigs."""
     state = housed_table("barn", pig=2)
-    state.players[0].plots["f1"].under = "pig_sty"
+    state.players[0].plots["f1"] = replace(state.players[0].plots["f1"], under="pig_sty")
     state, _ = end_season(state, 1)
     assert have(state, 0, "pig") == 0

@@ -7,6 +7,8 @@ refusal is checked against the seat's legal actions, which the engine treats as 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.core import IllegalAction
@@ -400,7 +402,7 @@ def test_a_plot_is_overbuilt_only_once() -> None:
     two tiles takes no third."""
     state = builder_table(clay=2, log=2, rock=1, wheat=1)
     build(state, 0, "f1", "pig_sty")
-    state.players[0].plots["f1"].under = "cow_shed"
+    state.players[0].plots["f1"] = replace(state.players[0].plots["f1"], under="cow_shed")
     state, _ = play(state, 0, "play grey 1.build")
     options = legal(state, 0)
     assert not any(a.startswith("build") and a.split()[2] == "f1" for a in options)
@@ -520,7 +522,7 @@ def test_an_upgraded_tile_is_not_upgraded_again_and_a_keyple_on_a_tile_does_not_
     state = builder_table(wheat=2)
     build(state, 0, "f1", "cow_shed", "green")
     build(state, 0, "f2", "pig_sty")
-    state.players[0].plots["f2"].upgraded = True
+    state.players[0].plots["f2"] = replace(state.players[0].plots["f2"], upgraded=True)
     state, _ = play(state, 0, "play grey 2.upgrade")
     assert len(pending(state)) == 2
     assert legal(state, 0) == ["upgrade f1", "skip"]

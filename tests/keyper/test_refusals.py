@@ -9,6 +9,7 @@ helpers; every move then goes through GAME.parse, GAME.apply and GAME.check.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -87,7 +88,7 @@ def test_p13_a_build_of_a_tile_not_in_hand_or_on_the_wrong_plot_says_so() -> Non
     village; a plot is built over only once)."""
     state = holding(clay=2, log=2, rock=2, brick=2, wood=2, stone=2)
     build(state, 0, "v2", "pavements")
-    state.players[0].plots["v2"].under = "statue"
+    state.players[0].plots["v2"] = replace(state.players[0].plots["v2"], under="statue")
     state, _ = play(state, 0, "play grey 1.build")
     assert "do not hold the Windmill" in refused(state, 0, "build windmill f1")
     assert "you have built it already" in refused(state, 0, "build pavements v3")
@@ -133,7 +134,7 @@ def test_p13_an_upgrade_refusal_names_the_cost_or_the_plot() -> None:
     state = holding("orange", clay=2)
     build(state, 0, "v1", "brickmaker")
     build(state, 0, "v2", "carpenter")
-    state.players[0].plots["v2"].upgraded = True
+    state.players[0].plots["v2"] = replace(state.players[0].plots["v2"], upgraded=True)
     build(state, 0, "f1", "cow_shed")
     state, _ = play(state, 0, "play orange 2.upgrade")
     assert "costs any finished good (or wheat); you have none" in refused(state, 0, "upgrade v1")

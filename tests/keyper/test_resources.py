@@ -5,6 +5,8 @@ note 3, p.14 Fair tiles; rulings K-8, K-9, K-11, K-21, K-22, K-24).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.keyper import GAME
@@ -215,7 +217,7 @@ def test_an_exchange_needs_the_supply_to_hold_what_it_gives() -> None:
     goods(state, 0, clay=1, **NO_GOODS)
     state.supply["brick"] = 0
     build(state, 0, "v1", "brickmaker")
-    state.players[0].plots["v1"].upgraded = True
+    state.players[0].plots["v1"] = replace(state.players[0].plots["v1"], upgraded=True)
     state, events = play(state, 0, "play white v1")
     assert state.phase == "turn" and have(state, 0, "clay") == 1
     assert any("is lost" in t for t in texts(events))

@@ -14,6 +14,7 @@ GAME.score. Village plots v1..v12 fill a 3x4 grid row by row, farm plots f1..f8 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -191,7 +192,7 @@ def test_keyples_in_the_keyp_on_the_keyp_tile_on_plots_and_on_the_claimed_board_
     player.keyp = {"blue": 1}
     player.keyp_tile = [Keyple("blue")]
     build(state, 0, "v1", "boatman", "blue")
-    player.plots["v1"].upgraded = True
+    player.plots["v1"] = replace(player.plots["v1"], upgraded=True)
     claim(state, 0, 1)
     state.boards[0].spaces["wheat"] = [Keyple("blue", lying=True)]
     state.boards[1].spaces["wheat"] = [Keyple("blue")]
@@ -226,7 +227,8 @@ def test_a_field_tile_counts_the_fields_of_its_colour_on_the_board_the_player_cl
         for up in (False, True):
             state = bare(4, season=3)
             build(state, 0, COMPS.tiles[tile].area[0] + "1", tile)
-            state.players[0].plots[COMPS.tiles[tile].area[0] + "1"].upgraded = up
+            plot_id = COMPS.tiles[tile].area[0] + "1"
+            state.players[0].plots[plot_id] = replace(state.players[0].plots[plot_id], upgraded=up)
             claim(state, 0, number)
             fields = bordered(state.boards[number - 1].display, colour)
             assert seat_score(state).get(COMPS.tiles[tile].name + (" (upgraded)" if up else ""), 0) == fields * (
@@ -243,7 +245,7 @@ def test_the_mine_on_the_four_gem_display_scores_four_or_eight() -> None:
     build(state, 0, "v1", "mine")
     claim(state, 0, 1)
     assert seat_score(state)["Mine"] == 4
-    state.players[0].plots["v1"].upgraded = True
+    state.players[0].plots["v1"] = replace(state.players[0].plots["v1"], upgraded=True)
     assert seat_score(state)["Mine (upgraded)"] == 8
 
 
@@ -566,7 +568,7 @@ def test_the_entertainer_scores_each_season_with_a_fair_held() -> None:
     state.players[0].fairground = {"summer": [HeldFair("summer-1", 3), HeldFair("winter-1", 4)],
                                    "autumn": [HeldFair("autumn-1", 2)]}
     assert seat_score(state)["Entertainer"] == 2
-    state.players[0].plots["v1"].upgraded = True
+    state.players[0].plots["v1"] = replace(state.players[0].plots["v1"], upgraded=True)
     assert seat_score(state)["Entertainer (upgraded)"] == 4
     state.players[0].fairground |= {"spring": [HeldFair("spring-1", 2)], "winter": [HeldFair("winter-2", 6)]}
     assert seat_score(state)["Entertainer (upgraded)"] == 8
@@ -608,7 +610,7 @@ def test_an_overbuilt_tile_scores_nothing() -> None:
                       ("f1", Plot("stable", under="cow_shed")))
     state.players[0].goods = {"cow": 4}
     assert seat_score(state) == {}
-    state.players[0].plots["v1"].upgraded = True
+    state.players[0].plots["v1"] = replace(state.players[0].plots["v1"], upgraded=True)
     assert seat_score(state) == {"Brickmaker (upgraded)": 5}
 
 
@@ -624,7 +626,7 @@ def test_the_barn_does_not_count_the_tile_underneath() -> None:
     a plain pig sty gives the upgraded barn nothing."""
     state = overbuilt(("f1", Plot("barn")), ("f2", Plot("pig_sty", under="cow_shed")))
     assert seat_score(state)["Barn"] == 2
-    state.players[0].plots["f1"].upgraded = True
+    state.players[0].plots["f1"] = replace(state.players[0].plots["f1"], upgraded=True)
     assert seat_score(state)["Barn (upgraded)"] == 2
 
 
@@ -637,7 +639,8 @@ def test_the_statue_and_thatcher_do_not_count_the_tile_underneath() -> None:
     assert seat_score(state)["Statue"] == 1
     assert seat_score(state)["Thatcher"] == 2
     state.players[0].plots["v2"] = Plot("builder", under="carpenter")
-    state.players[0].plots["v1"].upgraded = state.players[0].plots["v4"].upgraded = True
+    for plot_id in ("v1", "v4"):
+        state.players[0].plots[plot_id] = replace(state.players[0].plots[plot_id], upgraded=True)
     assert seat_score(state).get("Statue (upgraded)", 0) == 0
     assert seat_score(state)["Thatcher (upgraded)"] == 2
 

@@ -9,6 +9,8 @@ Positions are arranged with the scenario helpers; every move then goes through G
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.core import IllegalAction
@@ -52,7 +54,7 @@ def on_tile(tile: str, upgraded: bool = False, **resources: int) -> State:
     """Seat 0 holds a white keyple, exactly these goods, and the tile built (optionally upgraded) on plot v1."""
     state = holding(colour="white", **resources)
     build(state, 0, "v1", tile)
-    state.players[0].plots["v1"].upgraded = upgraded
+    state.players[0].plots["v1"] = replace(state.players[0].plots["v1"], upgraded=upgraded)
     return state
 
 
