@@ -160,9 +160,9 @@ class ActionRow(SQLModel, table=True):
     """One accepted action: the log is the truth, replayed from the seed it reproduces the state."""
 
     __tablename__ = "actions"
-    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)  # its index also serves lookups by game alone
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="games.id", index=True)
+    game_id: int = Field(foreign_key="games.id")
     seq: int
     seat: int
     author_id: str
@@ -190,9 +190,9 @@ class PromptRow(SQLModel, table=True):
     """
 
     __tablename__ = "prompts"
-    __table_args__ = (Index("ix_prompts_game_status", "game_id", "status"),)
+    __table_args__ = (Index("ix_prompts_game_status", "game_id", "status"),)  # also serves lookups by game alone
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="games.id", index=True)
+    game_id: int = Field(foreign_key="games.id")
     kind: str
     seat: int | None = None
     key: str = Field(default="", sa_column_kwargs={"server_default": ""})

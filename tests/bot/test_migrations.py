@@ -446,3 +446,32 @@ def test_0003_gives_queued_messages_their_shard_and_widens_the_seed(database: Da
     assert database.rows("SELECT count(*) FROM leases") == [(0,)]
     database.execute("UPDATE games SET seed = 1099511627776")
     assert database.rows("SELECT seed FROM games") == [(2 ** 40,)]
+
+
+def test_0004_drops_the_two_covered_indexes_and_keeps_the_rows(database: Database, engines: list[Engine]) -> None:
+    """A database at 0003 with a game, a log row and an open decision upgrades without ix_actions_game_id and
+    ix_prompts_game_id (each covered by another index of its table), its rows as they were."""
+    engine = open_engine(engines, database)
+    with engine.begin() as connection:
+        command.upgrade(migrate.alembic_config(connection), "0003_shards")
+    at = "'2026-11-27 06:00:00'"
+    database.execute(
+        "INSERT INTO games (id, guild_id, channel_id, game, options, seed, status, version, host_id, created_at, "
+        f"updated_at) VALUES (1, 'g', '5', 'keyper', '{{}}', 7, 'active', 1, 'u', {at}, {at})",
+        "INSERT INTO actions (game_id, seq, seat, author_id, notation, summary, version, undone, at) "
+        f"VALUES (1, 1, 0, 'u', 'pass', 'Ana passes.', 0, false, {at})",
+        "INSERT INTO prompts (game_id, kind, seat, key, deadline, payload, status, created_at) "
+        f"VALUES (1, 'turn', 1, 'turn:0:2', {at}, '{{}}', 'open', {at})")
+    before = {name: database.rows(f"SELECT * FROM {name}") for name in ("games", "actions", "prompts")}
+    assert {"ix_actions_game_id", "ix_prompts_game_id"} <= index_names(engine)
+    upgrade(engine)
+    assert stored_version(database) == [migrate.HEAD]
+    assert not {"ix_actions_game_id", "ix_prompts_game_id"} & index_names(engine)
+    assert "ix_prompts_game_status" in index_names(engine)
+    assert {name: database.rows(f"SELECT * FROM {name}") for name in ("games", "actions", "prompts")} == before
+
+
+def index_names(engine: Engine) -> set[str]:
+    """The names of the indexes on actions and prompts."""
+    found = inspect(engine)
+    return {str(index["name"]) for table in ("actions", "prompts") for index in found.get_indexes(table)}
