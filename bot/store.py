@@ -248,6 +248,9 @@ class PromptRecord:
     created_at: datetime = field(default_factory=now)
 
 
+NOTICES = "kind = 'notice'"  # the outbox rows indexed by game (ix_outbox_game_notices)
+
+
 class OutboxRow(SQLModel, table=True):
     """A message an accepted command must send, written in its transaction and delivered later, once.
 
@@ -255,9 +258,13 @@ class OutboxRow(SQLModel, table=True):
     """
 
     __tablename__ = "outbox"
-    __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),)
+    __table_args__ = (
+        Index("ix_outbox_status_next", "status", "next_attempt_at"),
+        # Only notices are looked up by game (Tx.outbox_kinds); every other message skips this index.
+        Index("ix_outbox_game_notices", "game_id", sqlite_where=text(NOTICES), postgresql_where=text(NOTICES)),
+    )
     id: int | None = Field(default=None, primary_key=True)
-    game_id: int | None = Field(default=None, foreign_key="games.id", index=True)
+    game_id: int | None = Field(default=None, foreign_key="games.id")
     guild_id: str
     shard_key: int = Field(default=0, sa_type=BIG, sa_column_kwargs={"server_default": "0"})  # guild_key(guild_id)
     channel_id: str
@@ -1152,8 +1159,10 @@ class Tx:
         self.session.flush()
 
     def outbox_kinds(self, game_id: int | None, kind: str) -> list[OutboxRow]:
-        """A game's queued or sent messages of one kind, oldest first."""
-        query = select(OutboxRow).where(OutboxRow.game_id == game_id, OutboxRow.kind == kind)
+        """A game's queued or sent messages of one kind, oldest first (notices through their own index, whose
+        condition a query must state as written for the database to use it)."""
+        of_kind = text(NOTICES) if kind == "notice" else OutboxRow.kind == kind
+        query = select(OutboxRow).where(OutboxRow.game_id == game_id, of_kind)
         return list(self.session.exec(query.order_by(col(OutboxRow.id))))
 
     # leases (bot/shards.py decides; these only read and write them)

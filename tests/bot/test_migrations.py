@@ -450,7 +450,8 @@ def test_0003_gives_queued_messages_their_shard_and_widens_the_seed(database: Da
 
 def test_0004_drops_the_two_covered_indexes_and_keeps_the_rows(database: Database, engines: list[Engine]) -> None:
     """A database at 0003 with a game, a log row and an open decision upgrades without ix_actions_game_id and
-    ix_prompts_game_id (each covered by another index of its table), its rows as they were."""
+    ix_prompts_game_id (each covered by another index of its table), and with the outbox indexed by game for its
+    notices alone (SQLite then finds a game's notices through that index), its rows as they were."""
     engine = open_engine(engines, database)
     with engine.begin() as connection:
         command.upgrade(migrate.alembic_config(connection), "0003_shards")
@@ -468,10 +469,14 @@ def test_0004_drops_the_two_covered_indexes_and_keeps_the_rows(database: Databas
     assert stored_version(database) == [migrate.HEAD]
     assert not {"ix_actions_game_id", "ix_prompts_game_id"} & index_names(engine)
     assert "ix_prompts_game_status" in index_names(engine)
+    assert "ix_outbox_game_notices" in index_names(engine) and "ix_outbox_game_id" not in index_names(engine)
     assert {name: database.rows(f"SELECT * FROM {name}") for name in ("games", "actions", "prompts")} == before
+    if database.kind == "sqlite":
+        plan = database.rows(f"EXPLAIN QUERY PLAN SELECT id FROM outbox WHERE game_id = 1 AND {store.NOTICES}")
+        assert "ix_outbox_game_notices" in str(plan)
 
 
 def index_names(engine: Engine) -> set[str]:
-    """The names of the indexes on actions and prompts."""
+    """The names of the indexes on actions, prompts and outbox."""
     found = inspect(engine)
-    return {str(index["name"]) for table in ("actions", "prompts") for index in found.get_indexes(table)}
+    return {str(index["name"]) for table in ("actions", "prompts", "outbox") for index in found.get_indexes(table)}
