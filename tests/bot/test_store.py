@@ -121,13 +121,13 @@ def test_a_connection_kept_between_transactions_holds_nothing_of_a_refused_one(s
 def test_the_rows_a_command_writes_carry_one_moment(started: Started) -> None:
     """A transaction stamps every row it writes with one time (Tx.now): the log row, the game row and the queued
     messages of a play all say the same moment."""
+    last = count(started.db, "SELECT max(id) FROM outbox")
     started.play(ANA, "play green 1.pig")
     with sqlite3.connect(started.path) as db:
         (at,) = db.execute("SELECT at FROM actions ORDER BY id DESC LIMIT 1").fetchone()
         (updated,) = db.execute("SELECT updated_at FROM games WHERE id = ?", (started.game_id,)).fetchone()
-        queued = {row[0] for row in db.execute("SELECT created_at FROM outbox WHERE id > "
-                                               "(SELECT max(id) - 1 FROM outbox)")}
-    assert at == updated and queued == {at}
+        queued = [row[0] for row in db.execute("SELECT created_at FROM outbox WHERE id > ?", (last,))]
+    assert queued and at == updated and set(queued) == {at}
 
 
 def test_the_optimistic_version_check_refuses_a_changed_game(started: Started) -> None:
