@@ -17,7 +17,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 # oldest first; a test checks the scripts
-REVISIONS: tuple[str, ...] = ("0001_initial", "0002_decisions_outbox", "0003_shards", "0004_covered_indexes")
+REVISIONS: tuple[str, ...] = ("0001_initial", "0002_decisions_outbox", "0003_shards", "0004_covered_indexes",
+                              "0005_open_deadlines")
 HEAD: str = REVISIONS[-1]
 """The newest revision id known to this code."""
 INITIAL = REVISIONS[0]

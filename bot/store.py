@@ -17,7 +17,7 @@ import re
 import sqlite3
 import threading
 import weakref
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -182,6 +182,9 @@ class SnapshotRow(SQLModel, table=True):
     state: str
 
 
+OPEN = "status = 'open'"  # the prompts indexed by deadline (ix_prompts_open_deadline): only open ones fall due
+
+
 class PromptRow(SQLModel, table=True):
     """An open decision of a seat (a turn, a simultaneous choice or a reaction) with its deadline.
 
@@ -190,15 +193,18 @@ class PromptRow(SQLModel, table=True):
     """
 
     __tablename__ = "prompts"
-    __table_args__ = (Index("ix_prompts_game_status", "game_id", "status"),)  # also serves lookups by game alone
+    __table_args__ = (
+        Index("ix_prompts_game_status", "game_id", "status"),  # also serves lookups by game alone
+        Index("ix_prompts_open_deadline", "deadline", sqlite_where=text(OPEN), postgresql_where=text(OPEN)),
+    )
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="games.id")
     kind: str
     seat: int | None = None
     key: str = Field(default="", sa_column_kwargs={"server_default": ""})
-    deadline: datetime = Field(index=True, sa_type=UTCTime)
+    deadline: datetime = Field(sa_type=UTCTime)
     payload: str = "{}"
-    status: str = Field(default="open", index=True)
+    status: str = "open"
     answer: str | None = None
     created_at: datetime = Field(default_factory=now, sa_type=UTCTime)
 
@@ -485,6 +491,14 @@ _SAVE_GAME = ("UPDATE games SET status = :status, options = :options, host_id = 
 # sets, changed or not (here status's two), so that write leaves the other columns out.
 _BUMP_GAME = ("UPDATE games SET updated_at = :updated_at, version = CASE WHEN version = :expected THEN :version END "
               "WHERE id = :id")
+def _save_prompt(*, deadline: bool, status: bool) -> str:
+    """The UPDATE of a prompt row, with its deadline and its status only if asked: SQLite rewrites the entries of
+    every index on a column an UPDATE sets, changed or not (deadline: one index; status: two)."""
+    sets = ['seat = :seat', '"key" = :key', "payload = :payload", "answer = :answer"]
+    sets += ["deadline = :deadline"] * deadline + ["status = :status"] * status
+    return f"UPDATE prompts SET {', '.join(sets)} WHERE id = :id"
+
+
 _WITH_SNAPSHOT = ("WITH snapshot AS (INSERT INTO snapshots (game_id, version, state) VALUES (:id, :snapshot_version, "
                   ":state) ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state) ")
 # The command path's statements, written once with :name parameters (translated for drivers that want %(name)s).
@@ -527,11 +541,17 @@ SQL = {
                         "AND kind = :kind ORDER BY id"),
     "prompt": f"SELECT {_listed(PROMPT_COLUMNS)} FROM prompts WHERE id = :id",
     "add_prompt": _insert("prompts", PROMPT_COLUMNS[1:]),
-    "save_prompt": ('UPDATE prompts SET seat = :seat, "key" = :key, deadline = :deadline, payload = :payload, '
-                    "status = :status, answer = :answer WHERE id = :id"),
-    "due_games": ("SELECT DISTINCT p.game_id, g.guild_id FROM prompts p JOIN games g ON g.id = p.game_id "
-                  "WHERE p.status = 'open' AND p.deadline <= :moment"),
+    # By which of a prompt's indexed columns changed since it was read (see Tx._prompt_write).
+    "save_prompt": _save_prompt(deadline=True, status=True),
+    "save_prompt_deadline": _save_prompt(deadline=True, status=False),
+    "save_prompt_status": _save_prompt(deadline=False, status=True),
+    "save_prompt_unindexed": _save_prompt(deadline=False, status=False),
+    # The partial index's condition as written, in a subquery: as a join, SQLite's planner scanned another index.
+    "due_games": (f"SELECT g.id, g.guild_id FROM games g WHERE g.id IN (SELECT game_id FROM prompts WHERE {OPEN} "
+                  "AND deadline <= :moment)"),
 }
+_PROMPT_WRITES = {(True, True): "save_prompt", (True, False): "save_prompt_deadline",
+                  (False, True): "save_prompt_status", (False, False): "save_prompt_unindexed"}
 _TIMES = {"created_at", "updated_at", "deadline", "next_attempt_at", "sent_at", "at"}
 _SQLITE_JSON = {"array": "json_array", "rows": "json_group_array"}
 _POSTGRES_JSON = {"array": "json_build_array", "rows": "json_agg"}
@@ -788,6 +808,7 @@ class Tx:
         self._prompts: dict[int, PromptRecord] = {}  # changed prompts by id
         self._seats: dict[int, list[SeatRecord]] = {}  # seats read with their game in this transaction
         self._prefetched: dict[int, list[PromptRecord]] = {}  # open prompts read with their game
+        self._stored_prompts: dict[int, tuple[datetime, str]] = {}  # prompt id -> its deadline and status as stored
         self._outbox: list[tuple[dict[str, Any], list[OutboxRow]]] = []  # queued messages to insert: (params, rows)
         self._numbering: dict[int, list[OutboxRow]] = {}  # the rows an outbox INSERT being sent inserts, by id(params)
         self._moment: datetime | None = None
@@ -873,8 +894,9 @@ class Tx:
                       for row, expected in self._games.values()]
             self._games = {}
         if "prompts" in kinds:
-            batch += [(sql["save_prompt"], bind({"id": p.id, "seat": p.seat, "key": p.key, "deadline": p.deadline,
-                                                 "payload": p.payload, "status": p.status, "answer": p.answer}))
+            batch += [(sql[self._prompt_write(p)], bind({"id": p.id, "seat": p.seat, "key": p.key,
+                                                         "deadline": p.deadline, "payload": p.payload,
+                                                         "status": p.status, "answer": p.answer}))
                       for p in self._prompts.values()]
             self._prompts = {}
         if "outbox" in kinds:
@@ -889,6 +911,22 @@ class Tx:
         when its status, options and host are still as this transaction read them (only version and time change)."""
         unchanged = self._as_read.get(row.id or 0) == (row.status, row.options, row.host_id)
         return ("bump_" if unchanged else "save_") + what
+
+    def _prompt_write(self, row: PromptRecord) -> str:
+        """The statement writing a prompt row back: save_prompt, or a variant leaving out its deadline or status (or
+        both) when still as stored."""
+        assert row.id is not None
+        stored = self._stored_prompts.get(row.id)
+        self._stored_prompts[row.id] = (row.deadline, row.status)
+        if stored is None:
+            return "save_prompt"
+        return _PROMPT_WRITES[(row.deadline != stored[0], row.status != stored[1])]
+
+    def _stored(self, rows: Iterable[PromptRecord]) -> list[PromptRecord]:
+        """Prompt rows as just read or inserted, their deadline and status noted as stored (see _prompt_write)."""
+        rows = list(rows)
+        self._stored_prompts.update((row.id, (row.deadline, row.status)) for row in rows if row.id is not None)
+        return rows
 
     def _game_params(self, row: GameRecord, expected: int) -> dict[str, Any]:
         """save_game's parameters for a game row read at version `expected`."""
@@ -954,8 +992,8 @@ class Tx:
         seats, prompts = (_listing(value) for value in rows[0][len(GAME_COLUMNS):])
         self._seats[game.id] = sorted((self.driver.read_json(SeatRecord, SEAT_FIELDS, r, game_id=game.id)
                                        for r in seats), key=lambda seat: seat.seat)
-        self._prefetched[game.id] = sorted((self.driver.read_json(PromptRecord, PROMPT_FIELDS, r) for r in prompts),
-                                           key=lambda prompt: prompt.id or 0)
+        self._prefetched[game.id] = sorted(self._stored(self.driver.read_json(PromptRecord, PROMPT_FIELDS, r)
+                                                        for r in prompts), key=lambda prompt: prompt.id or 0)
         return game
 
     def _lock(self, space: int, name: str) -> None:
@@ -1091,20 +1129,21 @@ class Tx:
             rows = self._fetch("open_prompts_of", {"game": game_id, "kind": kind}, after=("prompts",))
         else:
             rows = self._fetch("open_prompts", {"game": game_id}, after=("prompts",))
-        return [self.driver.read(PromptRecord, PROMPT_COLUMNS, row) for row in rows]
+        return self._stored(self.driver.read(PromptRecord, PROMPT_COLUMNS, row) for row in rows)
 
     def prompt(self, prompt_id: int) -> PromptRecord | None:
         """A prompt by id, read (on PostgreSQL) once its game is locked for this transaction: a command in flight on
         the game has committed by then, and what it did to the prompt is seen."""
         locks = None if self.sqlite else [(self.driver.sql["lock_prompt_game"], {"id": prompt_id})]
         rows = self._fetch("prompt", {"id": prompt_id}, locks, after=("prompts",))
-        return self.driver.read(PromptRecord, PROMPT_COLUMNS, rows[0]) if rows else None
+        return self._stored([self.driver.read(PromptRecord, PROMPT_COLUMNS, rows[0])])[0] if rows else None
 
     def add_prompt(self, row: PromptRecord) -> PromptRecord:
         """Open a prompt."""
         values = self.driver.numbered([{name: getattr(row, name) for name in PROMPT_COLUMNS[1:]}],
                                       PROMPT_COLUMNS[1:])
         [(row.id,)] = self._fetch("add_prompt", values, after=())
+        self._stored([row])
         self._prefetched.pop(row.game_id, None)
         return row
 

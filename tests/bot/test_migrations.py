@@ -476,6 +476,38 @@ def test_0004_drops_the_two_covered_indexes_and_keeps_the_rows(database: Databas
         assert "ix_outbox_game_notices" in str(plan)
 
 
+def test_0005_indexes_only_open_prompts_by_deadline(database: Database, engines: list[Engine]) -> None:
+    """A database at 0004 with an open and a closed decision upgrades without ix_prompts_deadline and
+    ix_prompts_status, with ix_prompts_open_deadline (SQLite then finds the due decisions through it), its rows as
+    they were; the due game is still found, and only by its open decision."""
+    engine = open_engine(engines, database)
+    with engine.begin() as connection:
+        command.upgrade(migrate.alembic_config(connection), "0004_covered_indexes")
+    at = "'2026-11-27 06:00:00'"
+    database.execute(*(
+        "INSERT INTO games (id, guild_id, channel_id, game, options, seed, status, version, host_id, created_at, "
+        f"updated_at) VALUES ({n}, 'g', '{n}', 'keyper', '{{}}', 7, 'active', 1, 'u', {at}, {at})" for n in (1, 2)),
+        "INSERT INTO prompts (game_id, kind, seat, key, deadline, payload, status, created_at) "
+        f"VALUES (1, 'turn', 1, 'turn:0:2', {at}, '{{}}', 'open', {at})",
+        "INSERT INTO prompts (game_id, kind, seat, key, deadline, payload, status, created_at) "
+        f"VALUES (2, 'turn', 0, 'turn:0:1', {at}, '{{}}', 'closed', {at})")
+    before = database.rows("SELECT * FROM prompts ORDER BY id")
+    assert {"ix_prompts_deadline", "ix_prompts_status"} <= index_names(engine)
+    upgrade(engine)
+    assert stored_version(database) == [migrate.HEAD]
+    assert not {"ix_prompts_deadline", "ix_prompts_status"} & index_names(engine)
+    assert "ix_prompts_open_deadline" in index_names(engine)
+    assert database.rows("SELECT * FROM prompts ORDER BY id") == before
+    def due(hour: str) -> str:
+        """due_games at this hour of the day the rows were written (a time in the same notation as theirs)."""
+        return store.SQL["due_games"].replace(":moment", f"'2026-11-27 {hour}'")
+
+    assert database.rows(due("05:00:00")) == []
+    assert database.rows(due("07:00:00")) == [(1, "g")]
+    if database.kind == "sqlite":
+        assert "ix_prompts_open_deadline" in str(database.rows(f"EXPLAIN QUERY PLAN {due('07:00:00')}"))
+
+
 def index_names(engine: Engine) -> set[str]:
     """The names of the indexes on actions, prompts and outbox."""
     found = inspect(engine)

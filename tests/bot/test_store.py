@@ -172,6 +172,46 @@ def test_a_game_row_written_back_stores_what_changed_since_it_was_read(started: 
         assert json.loads(row.options)["note"] == "changed" and row.host_id == "new-host"
 
 
+def test_a_prompt_written_back_stores_each_change_whichever_columns_moved(started: Started) -> None:
+    """A prompt row is written back with its deadline and status only when they changed since it was read or opened
+    (SQLite rewrites the index entries of every column an UPDATE sets): a new payload alone, a new deadline alone, a
+    new status alone, and two writes of one prompt in one transaction are each stored as made."""
+    moment = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
+    store = started.table.store
+
+    def stored(prompt_id: int) -> tuple[str, datetime, str]:
+        with store.transaction() as tx:
+            row = tx.prompt(prompt_id)
+            assert row is not None
+            return row.payload, aware(row.deadline), row.status
+
+    with store.transaction() as tx:
+        prompt = tx.add_prompt(PromptRecord(game_id=started.game_id, kind="turn", seat=0, deadline=moment))
+        assert prompt.id is not None
+        prompt.payload = '{"step": 1}'  # opened and changed in one transaction
+        tx.save_prompt(prompt)
+    assert stored(prompt.id) == ('{"step": 1}', moment, "open")
+    changes = [("payload", '{"step": 2}'), ("deadline", moment + timedelta(hours=1)), ("status", "closed")]
+    expected = ['{"step": 1}', moment, "open"]
+    for index, (name, value) in enumerate(changes):
+        with store.transaction() as tx:
+            row = tx.prompt(prompt.id)
+            assert row is not None
+            setattr(row, name, value)
+            tx.save_prompt(row)
+        expected[index] = value
+        assert stored(prompt.id) == tuple(expected), name
+    with store.transaction() as tx:
+        row = tx.prompt(prompt.id)
+        assert row is not None
+        row.status, row.deadline = "open", moment
+        tx.save_prompt(row)
+        assert started.game_id in tx.due_game_ids(moment)  # the first write is sent before this read
+        row.status = "closed"  # back as it was read, but no longer as the first write stored it
+        tx.save_prompt(row)
+    assert stored(prompt.id) == ('{"step": 2}', moment, "closed")
+
+
 def test_each_accepted_action_advances_the_version_by_one(started: Started) -> None:
     """games.version goes up by exactly one per accepted action and equals the snapshot's version."""
     version = started.version()
