@@ -491,16 +491,23 @@ _SAVE_GAME = ("UPDATE games SET status = :status, options = :options, host_id = 
 # sets, changed or not (here status's two), so that write leaves the other columns out.
 _BUMP_GAME = ("UPDATE games SET updated_at = :updated_at, version = CASE WHEN version = :expected THEN :version END "
               "WHERE id = :id")
-def _save_prompt(*, deadline: bool, status: bool) -> str:
-    """The UPDATE of a prompt row, with its deadline and its status only if asked: SQLite rewrites the entries of
-    every index on a column an UPDATE sets, changed or not (deadline: one index; status: two)."""
+_WITH_SNAPSHOT = ("WITH snapshot AS (INSERT INTO snapshots (game_id, version, state) VALUES (:id, :snapshot_version, "
+                  ":state) ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state) ")
+
+
+def _save_prompt(deadline: bool, status: bool) -> str:
+    """The name of the statement writing a prompt row back with its deadline and its status only if these changed."""
+    return "save_prompt" + "_deadline" * deadline + "_status" * status
+
+
+def _save_prompt_sql(deadline: bool, status: bool) -> str:
+    """That statement: SQLite rewrites the entries of every index on a column an UPDATE sets, changed or not
+    (deadline: one index; status: two)."""
     sets = ['seat = :seat', '"key" = :key', "payload = :payload", "answer = :answer"]
     sets += ["deadline = :deadline"] * deadline + ["status = :status"] * status
     return f"UPDATE prompts SET {', '.join(sets)} WHERE id = :id"
 
 
-_WITH_SNAPSHOT = ("WITH snapshot AS (INSERT INTO snapshots (game_id, version, state) VALUES (:id, :snapshot_version, "
-                  ":state) ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state) ")
 # The command path's statements, written once with :name parameters (translated for drivers that want %(name)s).
 SQL = {
     "live_game": _game_query(f"g.guild_id = :guild AND g.channel_id = :channel AND g.{_LIVE}"),
@@ -541,17 +548,13 @@ SQL = {
                         "AND kind = :kind ORDER BY id"),
     "prompt": f"SELECT {_listed(PROMPT_COLUMNS)} FROM prompts WHERE id = :id",
     "add_prompt": _insert("prompts", PROMPT_COLUMNS[1:]),
-    # By which of a prompt's indexed columns changed since it was read (see Tx._prompt_write).
-    "save_prompt": _save_prompt(deadline=True, status=True),
-    "save_prompt_deadline": _save_prompt(deadline=True, status=False),
-    "save_prompt_status": _save_prompt(deadline=False, status=True),
-    "save_prompt_unindexed": _save_prompt(deadline=False, status=False),
+    # A prompt row written back, setting of its indexed columns only those that changed (see Tx._prompt_write).
+    **{_save_prompt(deadline, status): _save_prompt_sql(deadline, status)
+       for deadline in (True, False) for status in (True, False)},
     # The partial index's condition as written, in a subquery: as a join, SQLite's planner scanned another index.
     "due_games": (f"SELECT g.id, g.guild_id FROM games g WHERE g.id IN (SELECT game_id FROM prompts WHERE {OPEN} "
                   "AND deadline <= :moment)"),
 }
-_PROMPT_WRITES = {(True, True): "save_prompt", (True, False): "save_prompt_deadline",
-                  (False, True): "save_prompt_status", (False, False): "save_prompt_unindexed"}
 _TIMES = {"created_at", "updated_at", "deadline", "next_attempt_at", "sent_at", "at"}
 _SQLITE_JSON = {"array": "json_array", "rows": "json_group_array"}
 _POSTGRES_JSON = {"array": "json_build_array", "rows": "json_agg"}
@@ -913,14 +916,14 @@ class Tx:
         return ("bump_" if unchanged else "save_") + what
 
     def _prompt_write(self, row: PromptRecord) -> str:
-        """The statement writing a prompt row back: save_prompt, or a variant leaving out its deadline or status (or
-        both) when still as stored."""
+        """The statement writing a prompt row back: it leaves out the deadline and the status when still as stored
+        (both in, when this transaction does not know what is stored)."""
         assert row.id is not None
         stored = self._stored_prompts.get(row.id)
         self._stored_prompts[row.id] = (row.deadline, row.status)
         if stored is None:
-            return "save_prompt"
-        return _PROMPT_WRITES[(row.deadline != stored[0], row.status != stored[1])]
+            return _save_prompt(deadline=True, status=True)
+        return _save_prompt(deadline=row.deadline != stored[0], status=row.status != stored[1])
 
     def _stored(self, rows: Iterable[PromptRecord]) -> list[PromptRecord]:
         """Prompt rows as just read or inserted, their deadline and status noted as stored (see _prompt_write)."""
