@@ -84,8 +84,10 @@ def has_all(goods: Mapping[str, int], needed: Iterable[str]) -> bool:
     return all(goods.get(r, 0) >= n for r, n in need.items())
 
 
-def hand_ins(needed: Iterable[str]) -> list[tuple[str, ...]]:
-    """Every set of goods that may be handed in where these resources are asked for, sorted and without repeats.
+@cache
+def hand_ins(needed: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """Every set of goods that may be handed in where these resources are asked for, sorted and without repeats
+    (worked out once per request: it depends on the rules alone).
 
     A finished good may always be used as the raw material of its type (rulebook p.10, ruling K-22), so each raw
     material asked for may be the raw material itself or its finished good.
@@ -94,7 +96,7 @@ def hand_ins(needed: Iterable[str]) -> list[tuple[str, ...]]:
     for resource in needed:
         choices = (resource, FINISHED_OF_RAW[resource]) if resource in FINISHED_OF_RAW else (resource,)
         found = {tuple(sorted(have + (c,))) for have in found for c in choices}
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def stands_for(good: str, asked: Iterable[str]) -> str | None:

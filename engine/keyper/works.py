@@ -122,34 +122,38 @@ def _pairs(kinds: tuple[str, ...]) -> list[tuple[str, str]]:
     return list(combinations_with_replacement(kinds, 2))
 
 
-def exchange_rules(kind: str, upgraded: bool) -> list[tuple[list[tuple[str, ...]], list[tuple[str, ...]]]]:
-    """(gives, gets) lists for a convert or trade field, or a converting tile (pp.12-19)."""
+Choices = tuple[tuple[str, ...], ...]  # sets of goods, each sorted
+
+
+@functools.cache
+def exchange_rules(kind: str, upgraded: bool) -> tuple[tuple[Choices, Choices], ...]:
+    """(gives, gets) choices for a convert or trade field, or a converting tile (pp.12-19); worked out once per kind."""
     twice = 2 if upgraded else 1
 
-    def each(items: tuple[str, ...], n: int) -> list[tuple[str, ...]]:
-        return [tuple(sorted(c)) for c in combinations_with_replacement(items, n)]
+    def each(items: tuple[str, ...], n: int) -> Choices:
+        return tuple(tuple(sorted(c)) for c in combinations_with_replacement(items, n))
 
-    rules: dict[str, list[tuple[list[tuple[str, ...]], list[tuple[str, ...]]]]] = {
-        "convert_clay": [([("clay",)], [("brick",)])],
-        "convert_log": [([("log",)], [("wood",)])],
-        "convert_rock": [([("rock",)], [("stone",)])],
+    rules: dict[str, list[tuple[Choices, Choices]]] = {
+        "convert_clay": [((("clay",),), (("brick",),))],
+        "convert_log": [((("log",),), (("wood",),))],
+        "convert_rock": [((("rock",),), (("stone",),))],
         "trade_raw": [(each(RAW, 1), each(RAW, 2))],
         "trade_finished": [(each(FINISHED, 1), each(FINISHED, 2))],
-        "brickmaker": [([("clay",)], [("brick",) * twice])],
-        "carpenter": [([("log",)], [("wood",) * twice])],
-        "stonemason": [([("rock",)], [("stone",) * twice])],
+        "brickmaker": [((("clay",),), (("brick",) * twice,))],
+        "carpenter": [((("log",),), (("wood",) * twice,))],
+        "stonemason": [((("rock",),), (("stone",) * twice,))],
         "scrapyard": [(each(RAW, 2 if not upgraded else 1), each(FINISHED, 1))],
         "alchemist": [(each(RAW, 2 if not upgraded else 1), each(GEMS, 1))],
-        "jewel_cutter": [([("stone",)], each(GEMS, twice))],
+        "jewel_cutter": [((("stone",),), each(GEMS, twice))],
         "gem_dealer": [(each(GEMS, 1), each(GEMS, twice))],
-        "windmill": [(each(RAW, 1), [("wheat", "wheat")])],
-        "hop_field": [([("wheat",)], each(ANIMALS, twice))],
+        "windmill": [(each(RAW, 1), (("wheat", "wheat"),))],
+        "hop_field": [((("wheat",),), each(ANIMALS, twice))],
         "livestock_market": [(each(ANIMALS, 1), each(ANIMALS, twice))],
-        "copse": [([("wood",)], each(WILD_ANIMALS, twice))],
+        "copse": [((("wood",),), each(WILD_ANIMALS, twice))],
         "key_market": [(each(KEY_MARKET, 2 if not upgraded else 1), each(KEY_MARKET, 1))],
         "trading_post": [(each(RAW, 1), each(RAW, 2)), (each(FINISHED, 1), each(FINISHED, 2))],
     }
-    return rules.get(kind, [])
+    return tuple(rules.get(kind, []))
 
 
 def exchange_options(state: State, seat: int, kind: str, upgraded: bool = False) -> list[Action]:
