@@ -34,8 +34,9 @@ def plot_at(area: str, row: int, col: int) -> str | None:
 
 
 @functools.cache
+@functools.cache
 def plots_of(area: str) -> tuple[str, ...]:
-    """Every plot id of an area."""
+    """Every plot id of an area (the same for every player board)."""
     board = comps().player_board
     count = board.farm_rows * board.farm_cols if area == "farm" else board.village_rows * board.village_cols
     return tuple(f"{area[0]}{i}" for i in range(1, count + 1))
@@ -77,20 +78,25 @@ def build_options(state: State, seat: int, rule: str, *, empty_only: bool = Fals
     player = state.players[seat]
     free = free_plots(player)
     found: list[Action] = []
+    open_plots: dict[str, list[str]] = {}  # by area: the same for every tile of the area
+    affordable: dict[tuple[str, ...], bool] = {}  # by cost: tiles often cost the same
     for tile_id in dict.fromkeys(player.tiles):
         tile = comps().tiles[tile_id]
         if rule == "free_farm" and tile.area != "farm":
             continue
-        # a tile goes on a plot of its own area that is empty or built only once (p.15)
-        plots = [p for p in plots_of(tile.area)
-                 if (built := player.plots.get(p)) is None or (built.under is None and not empty_only)]
+        if tile.area not in open_plots:  # a tile goes on a plot of its own area, empty or built only once (p.15)
+            open_plots[tile.area] = [p for p in plots_of(tile.area) if (built := player.plots.get(p)) is None
+                                     or (built.under is None and not empty_only)]
+        plots = open_plots[tile.area]
         if not plots:
             continue
         items = tokens(tile.cost)
         waives = list(dict.fromkeys(items)) if rule == "discount" and len(items) > 1 else [None]
         for waive in waives:
-            affordable = can_pay(player.goods, _cost_items(tile_id, rule, waive))
-            found += [Build(tile_id, p, waive) for p in plots if affordable or p in free]
+            cost = tuple(_cost_items(tile_id, rule, waive))
+            if cost not in affordable:
+                affordable[cost] = can_pay(player.goods, list(cost))
+            found += [Build(tile_id, p, waive) for p in plots if affordable[cost] or p in free]
     return found
 
 
