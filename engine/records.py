@@ -17,6 +17,8 @@ import typing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import orjson
+
 T = TypeVar("T")
 Copier = Callable[[Any], Any]
 
@@ -27,6 +29,18 @@ def clone(value: T) -> T:
     """An independent deep copy of a state (a record or plain data); shared references inside become separate."""
     copied: T = copy_data(value)
     return copied
+
+
+def to_text(value: Any) -> str:
+    """Records, lists and dicts as JSON text (a record's fields in their order, keys as text, tuples as lists),
+    written by orjson straight from the records; raises TypeError on any other kind of value."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def to_data(value: Any) -> Any:
+    """to_text's JSON as data. orjson walks the records in C, many times as fast as walking them in Python
+    (dataclasses.asdict also deep-copies every value it meets)."""
+    return orjson.loads(to_text(value))
 
 
 def copy_data(value: Any) -> Any:

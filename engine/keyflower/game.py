@@ -22,7 +22,6 @@ from engine.core import (
     Verdict,
     check_by_applying,
     clone,
-    json_text,
 )
 from engine.keyflower import apply as apply_mod
 from engine.keyflower import celeste, final, flow, keymelequin
@@ -34,6 +33,7 @@ from engine.keyflower.state import KfState
 from engine.keyflower.state import from_json as state_from_json
 from engine.keyflower.state import to_json as state_to_json
 from engine.keyflower.turns import mix_group, needed
+from engine.records import to_text
 from engine.words import WordsGame, match_words, waiting_phrase
 
 SKILL_KINDS = frozenset({"anvil", "pick", "saw"})
@@ -197,8 +197,8 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         return state_to_json(state)
 
     def to_json_text(self, state: KfState) -> str:
-        """to_json's data as JSON text (what a snapshot stores)."""
-        return json_text(self.to_json(state))
+        """to_json's data as JSON text (what a snapshot stores), written straight from the state."""
+        return to_text(state)
 
     def from_json(self, data: JSON) -> KfState:
         """Rebuild a state; raises ValueError on malformed data."""

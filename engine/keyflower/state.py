@@ -6,9 +6,10 @@ for auction, a turn-order tile) holds this season's bids and users in `places`, 
 
 from __future__ import annotations
 
-import copy
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
+
+from engine.records import copy_data, to_data
 
 Json = dict[str, Any]
 
@@ -66,7 +67,8 @@ class KfState:
 
 def to_json(state: KfState) -> Json:
     """The whole state as JSON-ready data."""
-    return asdict(state)
+    data: Json = to_data(state)
+    return data
 
 
 def from_json(data: Json) -> KfState:
@@ -75,6 +77,6 @@ def from_json(data: Json) -> KfState:
     if not isinstance(data, dict) or set(data) - names or "names" not in data:
         raise ValueError("not a Keyflower state")
     try:
-        return KfState(**copy.deepcopy(data))
+        return KfState(**copy_data(data))
     except TypeError as exc:
         raise ValueError(f"not a Keyflower state: {exc}") from exc

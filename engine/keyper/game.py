@@ -25,8 +25,9 @@ from engine.keyper.actions import Action, LayDown, PlayKeyple, parse_syntax, pub
 from engine.keyper.apply import apply_in_place, forecast
 from engine.keyper.explain import why_illegal
 from engine.keyper.spaces import PLOT_IDS, season_name
-from engine.keyper.state import State, from_data, to_data, to_text
+from engine.keyper.state import State, from_data
 from engine.keyper.view import table_view
+from engine.records import to_data, to_text
 
 OPTIONS = {"unlimited_supply": False}
 SECRET_OUTCOME = "Then something is drawn at random or revealed: you will see what when it is played."

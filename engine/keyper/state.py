@@ -9,8 +9,6 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-import orjson
-
 T = TypeVar("T")
 
 
@@ -144,19 +142,8 @@ class State:
 _PLAIN = (str, int, float, bool, type(None))
 
 
-def to_data(obj: Any) -> Any:
-    """Turn records, lists and dicts into JSON-ready data (keys as text, tuples as lists); raises TypeError on any
-    other kind of value. orjson walks the records in C, eight times as fast as walking them here."""
-    return orjson.loads(to_text(obj))
-
-
-def to_text(obj: Any) -> str:
-    """The JSON text of to_data's data, written straight from the records; raises TypeError as to_data does."""
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
 def from_data(cls: type[T], data: Any) -> T:
-    """Rebuild a record of type cls from to_data's output; raises ValueError on a mismatch."""
+    """Rebuild a record of type cls from engine.records.to_data's output; raises ValueError on a mismatch."""
     result: T = _convert(cls, data)
     return result
 

@@ -19,7 +19,6 @@ from engine.core import (
     Verdict,
     check_by_applying,
     clone,
-    json_text,
 )
 from engine.keythedral import apply as apply_mod
 from engine.keythedral import decide, explain, flow, playout
@@ -30,6 +29,7 @@ from engine.keythedral.state import KState
 from engine.keythedral.state import from_json as state_from_json
 from engine.keythedral.state import to_json as state_to_json
 from engine.keythedral.view import view as build_view
+from engine.records import to_text
 from engine.words import WordsGame, match_words
 
 RULE_END = "rules: The winner"
@@ -133,8 +133,8 @@ class KeythedralGame(WordsGame[KState, Act]):
         return state_to_json(state)
 
     def to_json_text(self, state: KState) -> str:
-        """to_json's data as JSON text (what a snapshot stores)."""
-        return json_text(self.to_json(state))
+        """to_json's data as JSON text (what a snapshot stores), written straight from the state."""
+        return to_text(state)
 
     def from_json(self, data: JSON) -> KState:
         """Rebuild a state; raises ValueError on malformed data."""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import copy
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
+
+from engine.records import copy_data, to_data
 
 Json = dict[str, Any]
 
@@ -82,7 +83,8 @@ class KState:
 
 def to_json(state: KState) -> Json:
     """The whole state as JSON-ready data."""
-    return asdict(state)
+    data: Json = to_data(state)
+    return data
 
 
 def from_json(data: Json) -> KState:
@@ -91,6 +93,6 @@ def from_json(data: Json) -> KState:
     if not isinstance(data, dict) or set(data) - names or "names" not in data:
         raise ValueError("not a Keythedral state")
     try:
-        return KState(**copy.deepcopy(data))
+        return KState(**copy_data(data))
     except TypeError as exc:
         raise ValueError(f"not a Keythedral state: {exc}") from exc
