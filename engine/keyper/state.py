@@ -6,6 +6,7 @@ import dataclasses
 import functools
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -144,35 +145,55 @@ _PLAIN = (str, int, float, bool, type(None))
 
 def from_data(cls: type[T], data: Any) -> T:
     """Rebuild a record of type cls from engine.records.to_data's output; raises ValueError on a mismatch."""
-    result: T = _convert(cls, data)
+    convert = _converter(typing.cast(Any, cls))
+    result: T = convert(data)
     return result
 
 
+Converter = Callable[[Any], Any]
+
+
 @functools.cache
-def _hints(tp: type) -> dict[str, Any]:
-    """The resolved field types of a record class."""
-    return typing.get_type_hints(tp)
-
-
-def _convert(tp: Any, data: Any) -> Any:
-    """Convert data to the annotated type tp."""
+def _converter(tp: Any) -> Converter:
+    """The function turning data into the annotated type tp, made once per type from its shape."""
     if tp in _PLAIN or tp is Any:
-        return data
-    origin = typing.get_origin(tp)
+        return _same
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is list:
-        (item,) = typing.get_args(tp)
-        return list(data) if item in _PLAIN else [_convert(item, x) for x in data]
+        if args[0] in _PLAIN:
+            return list
+        item = _converter(args[0])
+        return lambda data: [item(x) for x in data]
     if origin is dict:
-        _, value = typing.get_args(tp)
-        return dict(data) if value in _PLAIN else {k: _convert(value, v) for k, v in data.items()}
+        if args[1] in _PLAIN:
+            return dict
+        value = _converter(args[1])
+        return lambda data: {k: value(v) for k, v in data.items()}
     if origin in (typing.Union, types.UnionType):
-        if data is None:
-            return None
-        options = [a for a in typing.get_args(tp) if a is not type(None)]
-        return _convert(options[0], data)
+        option = _converter(next(a for a in args if a is not type(None)))
+        return lambda data: None if data is None else option(data)
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        return _record_converter(tp)
+    return _same
+
+
+def _record_converter(cls: type) -> Converter:
+    """The converter of a record class: each field by its own converter (looked up at the first use, so that
+    records may refer to each other)."""
+    made: dict[str, list[tuple[str, Converter]]] = {}  # "fields": each field's name and converter
+
+    def record(data: Any) -> Any:
         if not isinstance(data, dict):
-            raise ValueError(f"expected an object for {tp.__name__}")
-        hints = _hints(tp)
-        return tp(**{f.name: _convert(hints[f.name], data[f.name]) for f in dataclasses.fields(tp) if f.name in data})
+            raise ValueError(f"expected an object for {cls.__name__}")
+        fields = made.get("fields")
+        if fields is None:
+            hints = typing.get_type_hints(cls)
+            fields = made["fields"] = [(f.name, _converter(hints[f.name])) for f in dataclasses.fields(cls)]
+        return cls(**{name: convert(data[name]) for name, convert in fields if name in data})
+
+    return record
+
+
+def _same(data: Any) -> Any:
+    """Data that needs no converting."""
     return data
