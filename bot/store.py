@@ -456,8 +456,8 @@ def _columns(table: str) -> tuple[str, ...]:
     return tuple(column.name for column in SQLModel.metadata.tables[table].columns)
 
 
-GAME_COLUMNS, SEAT_COLUMNS, PROMPT_COLUMNS, OUTBOX_COLUMNS = (
-    _columns("games"), _columns("seats"), _columns("prompts"), _columns("outbox"))
+GAME_COLUMNS, SEAT_COLUMNS, PROMPT_COLUMNS, OUTBOX_COLUMNS, ACTION_COLUMNS = (
+    _columns("games"), _columns("seats"), _columns("prompts"), _columns("outbox"), _columns("actions"))
 _LIVE = "status IN ('lobby', 'active')"
 
 
@@ -539,6 +539,15 @@ SQL = {
                       "SELECT :game, coalesce(max(seq), 0) + 1, :seat, :author, :notation, :summary, :version, "
                       ":undone, :at FROM actions WHERE game_id = :game"),
     "last_seq": "SELECT max(seq) FROM actions WHERE game_id = :game",
+    # The newest `limit` live actions after a seat's own last live one (not counting those by the authors left
+    # out), with how many there are in all and that seat action's seq (0: none); walks the log's (game_id, seq)
+    # index from its end, never the whole log.
+    "actions_since": (
+        "WITH mine AS (SELECT coalesce((SELECT seq FROM actions WHERE game_id = :game AND seat = :seat AND NOT undone "
+        "AND author_id NOT IN (:not_a, :not_b) ORDER BY seq DESC LIMIT 1), 0) AS seq) "
+        f"SELECT {_listed(ACTION_COLUMNS, 'a.')}, (SELECT count(*) FROM actions WHERE game_id = :game AND NOT undone "
+        "AND seq > mine.seq), mine.seq FROM actions a, mine WHERE a.game_id = :game AND NOT a.undone "
+        "AND a.seq > mine.seq ORDER BY a.seq DESC LIMIT :limit"),
     "snapshot": "SELECT state FROM snapshots WHERE game_id = :game",
     "save_snapshot": ("INSERT INTO snapshots (game_id, version, state) VALUES (:game, :version, :state) "
                       "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state"),
@@ -638,6 +647,21 @@ def made(model: type[M], values: dict[str, Any]) -> M:
     row: M = manager_of_class(model).new_instance()
     row.__dict__.update(values)
     return row
+
+
+def _action_row(**values: Any) -> ActionRow:
+    """A log row read by the driver, as a model object in no session."""
+    return made(ActionRow, values)
+
+
+@dataclass(frozen=True)
+class Since:
+    """A seat's part of the log since its own last move (Tx.actions_since): the newest rows, oldest first; how many
+    there are in all; whether the seat has a move of its own in the log at all."""
+
+    rows: list[ActionRow]
+    total: int
+    acted: bool
 
 
 def _outbox_defaults(moment: datetime) -> dict[str, Any]:
@@ -1086,12 +1110,17 @@ class Tx:
             query = query.where(col(ActionRow.undone).is_(False))
         return list(self.session.exec(query))
 
-    def actions_since(self, game_id: int, seat: int, not_by: tuple[str, ...] = ()) -> list[ActionRow]:
-        """The live actions after a seat's own last live action (all of them if it has not acted), oldest first;
-        an action of the seat whose author is in not_by (the stand-in's, a timeout's) does not count as its own."""
-        rows = self.actions(game_id)
-        last = max((r.seq for r in rows if r.seat == seat and r.author_id not in not_by), default=0)
-        return [r for r in rows if r.seq > last]
+    def actions_since(self, game_id: int, seat: int, limit: int, not_by: tuple[str, str]) -> Since:
+        """The live actions after a seat's own last live action (all of them if it has not acted): the newest
+        `limit`, oldest first, and how many in all. An action of the seat by one of the authors not_by (the
+        stand-in, a timeout) does not count as its own. One statement, however long the log."""
+        params = {"game": game_id, "seat": seat, "limit": limit, "not_a": not_by[0], "not_b": not_by[1]}
+        found = self._fetch("actions_since", params, after=("log",))
+        if not found:
+            return Since([], 0, acted=False)
+        width = len(ACTION_COLUMNS)
+        rows = [self.driver.read(_action_row, ACTION_COLUMNS, row[:width]) for row in reversed(found)]
+        return Since(rows, int(found[0][width]), acted=int(found[0][width + 1]) > 0)
 
     def recent_actions(self, game_id: int, limit: int) -> list[ActionRow]:
         """The last few live actions, oldest first."""

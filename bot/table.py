@@ -1243,13 +1243,12 @@ class Table:
     @staticmethod
     def _digest(tx: Tx, game: Loaded, seat: int, limit: int = DIGEST_LINES) -> list[str]:
         """The public record since the seat's own last action: a heading, then up to `limit` lines, newest last."""
-        rows = tx.actions_since(game.id, seat, not_by=(STANDIN_AUTHOR, TIMEOUT_AUTHOR))
-        if not rows:
+        since = tx.actions_since(game.id, seat, limit, not_by=(STANDIN_AUTHOR, TIMEOUT_AUTHOR))
+        if not since.rows:
             return []
-        shown = rows[-limit:]
-        more = f" (the last {len(shown)} of {len(rows)})" if len(rows) > len(shown) else ""
-        head = f"Since your last move{more}:" if len(rows) < len(tx.actions(game.id)) else f"So far{more}:"
-        return [head] + [log_line(game, r) for r in shown]
+        more = f" (the last {len(since.rows)} of {since.total})" if since.total > len(since.rows) else ""
+        head = f"Since your last move{more}:" if since.acted else f"So far{more}:"
+        return [head] + [log_line(game, r) for r in since.rows]
 
     def _score(self, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         """The final or projected score, as the caller may know it."""

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot import games
 from bot.table import DIGEST_LINES, Outcome, Table, Who
 from tests.bot.helpers import ANA, BEN, CLEO, DEV, STRANGER, cmd
+
+pytestmark = pytest.mark.databases("sqlite", "postgresql")  # the digest is one hand-written statement on each
 
 ELI = Who("u-eli", "Eli")
 
