@@ -7,7 +7,6 @@ import functools
 from engine.keyper import fairs, housing, works
 from engine.keyper.actions import (
     Action,
-    Build,
     ChooseDisplay,
     Decline,
     Done,
@@ -87,8 +86,8 @@ def keyple_plays(state: State, seat: int, colours: list[str]) -> list[Action]:
     player = state.players[seat]
     for plot_id in player.plots:
         found += _plays_onto(colours, plot_id, None, player.plot_keyples.get(plot_id, []), None)
-    builds = [b for b in works.build_options(state, seat, "printed", empty_only=True) if isinstance(b, Build)]
-    return found + [_play(c, b.plot, build=b.tile) for b in builds for c in colours]
+    builds = works.buildable(state, seat, "printed", empty_only=True)
+    return found + [_play(c, plot, build=tile) for tile, plot, _ in builds for c in colours]
 
 
 @functools.cache

@@ -72,12 +72,16 @@ def _cost_items(tile_id: str, rule: str, waive: str | None) -> list[str]:
     return items
 
 
-def build_options(state: State, seat: int, rule: str, *, empty_only: bool = False) -> list[Action]:
-    """Every build the seat can afford under a rule (p.13 note 4; builder and farm labourer, p.16); empty_only: onto
-    empty plots alone, not over a tile."""
+def build_options(state: State, seat: int, rule: str) -> list[Action]:
+    """Every build the seat can afford under a rule (p.13 note 4; builder and farm labourer, p.16)."""
+    return [Build(tile, plot, waive) for tile, plot, waive in buildable(state, seat, rule)]
+
+
+def buildable(state: State, seat: int, rule: str, *, empty_only: bool = False) -> list[tuple[str, str, str | None]]:
+    """build_options as (tile, plot, waived item) triples; empty_only: onto empty plots alone, not over a tile."""
     player = state.players[seat]
     free = free_plots(player)
-    found: list[Action] = []
+    found: list[tuple[str, str, str | None]] = []
     open_plots: dict[str, list[str]] = {}  # by area: the same for every tile of the area
     affordable: dict[tuple[str, ...], bool] = {}  # by cost: tiles often cost the same
     for tile_id in dict.fromkeys(player.tiles):
@@ -96,7 +100,7 @@ def build_options(state: State, seat: int, rule: str, *, empty_only: bool = Fals
             cost = tuple(_cost_items(tile_id, rule, waive))
             if cost not in affordable:
                 affordable[cost] = can_pay(player.goods, list(cost))
-            found += [Build(tile_id, p, waive) for p in plots if affordable[cost] or p in free]
+            found += [(tile_id, p, waive) for p in plots if affordable[cost] or p in free]
     return found
 
 
