@@ -46,6 +46,7 @@ import rawtxn  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 from sqlmodel import SQLModel  # noqa: E402
 
+from bot import games as registry  # noqa: E402
 from bot.store import GameRow, PromptRow, SeatRow, SnapshotRow, Store, now  # noqa: E402
 from bot.table import Command, Table, Where, Who  # noqa: E402
 from engine.keyper import GAME  # noqa: E402
@@ -57,22 +58,24 @@ CONTROL = ("BEGIN", "COMMIT", "ROLLBACK")
 
 
 def play_games(table: Table, games: int, seed: int, label: str, clock: Callable[[], float] = time.perf_counter,
-               between: Callable[[], object] = lambda: None) -> list[float]:
-    """Play `games` random games through the table; returns what `clock` advanced by over each play command (by
-    default its latency in seconds). between() runs after each play command."""
+               between: Callable[[], object] = lambda: None, game: str = "keyper") -> list[float]:
+    """Play `games` random games of a registered game (Keyper by default) through the table; returns what `clock`
+    advanced by over each play command (by default its latency in seconds). between() runs after each play
+    command."""
+    engine = registry.get(game).engine
     times: list[float] = []
     for k in range(games):
         where = Where("bench", f"{label}-{k}")
         players = [Who(f"{label}-{k}-{i}", name) for i, name in enumerate(NAMES)]
-        lobby = [Command(where, players[0], "new", "keyper", options={"seed": seed + k})]
+        lobby = [Command(where, players[0], "new", game, options={"seed": seed + k})]
         lobby += [Command(where, p, "join") for p in players[1:]]
         lobby.append(Command(where, players[0], "start"))
         for command in lobby:
             outcome = table.handle(command)
             if not outcome.ok:
                 raise SystemExit(f"{command.verb} refused: {outcome.reply}")
-        _, record = random_playout(GAME, NAMES, seed + k)
-        for seat, text in chosen_moves(GAME, record):  # the table plays forced moves itself
+        _, record = random_playout(engine, NAMES, seed + k)
+        for seat, text in chosen_moves(engine, record):  # the table plays forced moves itself
             command = Command(where, players[seat], "play", text)
             start = clock()
             outcome = table.handle(command)
