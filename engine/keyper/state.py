@@ -178,20 +178,22 @@ def _converter(tp: Any) -> Converter:
 
 
 def _record_converter(cls: type) -> Converter:
-    """The converter of a record class: each field by its own converter (looked up at the first use, so that
-    records may refer to each other)."""
-    made: dict[str, list[tuple[str, Converter]]] = {}  # "fields": each field's name and converter
+    """The converter of a record class: each field by its own converter."""
 
     def record(data: Any) -> Any:
         if not isinstance(data, dict):
             raise ValueError(f"expected an object for {cls.__name__}")
-        fields = made.get("fields")
-        if fields is None:
-            hints = typing.get_type_hints(cls)
-            fields = made["fields"] = [(f.name, _converter(hints[f.name])) for f in dataclasses.fields(cls)]
-        return cls(**{name: convert(data[name]) for name, convert in fields if name in data})
+        return cls(**{name: convert(data[name]) for name, convert in _field_converters(cls) if name in data})
 
     return record
+
+
+@functools.cache
+def _field_converters(cls: type) -> list[tuple[str, Converter]]:
+    """A record class's fields with their converters (made at the first use, so that records may refer to each
+    other)."""
+    hints = typing.get_type_hints(cls)
+    return [(f.name, _converter(hints[f.name])) for f in dataclasses.fields(cls)]
 
 
 def _same(data: Any) -> Any:
