@@ -13,9 +13,10 @@ One phase per count of stored games (10 and 10,000 by default), each on an empti
 games are stored in bulk through the store's ORM session (not through Table.handle, which would take minutes): a
 games row (status active, table options as `start` writes them), three seats, the opening snapshot dealt by the
 engine from the game's own seed and the open turn decision `start` creates. Then --games games are played through a
-new Table, each play command timed, and after each one the floor: bench/rawtxn.py's raw transaction (read a game's
-version and state, append a log row, write a mid-game state and the version back, through the driver alone) on one
-of the stored games drawn at random. Command and floor thus run on the same database at the same moments, so the
+new Table (the process's heap frozen first, as `keywood run` freezes it once started: bot/heap.py), each play
+command timed, and after each one the floor: bench/rawtxn.py's raw transaction (read a game's version and state,
+append a log row, write a mid-game state and the version back, through the driver alone) on one of the stored games
+drawn at random. Command and floor thus run on the same database at the same moments, so the
 ratio holds even when the load of a shared machine changes during the run.
 Last, one more game is played with every SQL statement the store's connections send counted at the driver (SQLite's
 trace callback, a counting psycopg cursor), BEGIN and COMMIT left out.
@@ -47,6 +48,7 @@ from sqlalchemy import event  # noqa: E402
 from sqlmodel import SQLModel  # noqa: E402
 
 from bot import games as registry  # noqa: E402
+from bot.heap import freeze_long_lived  # noqa: E402
 from bot.store import GameRow, PromptRow, SeatRow, SnapshotRow, Store, now  # noqa: E402
 from bot.table import Command, Table, Where, Who  # noqa: E402
 from engine.keyper import GAME  # noqa: E402
@@ -215,6 +217,7 @@ def phase(store: Store, stored: int, args: argparse.Namespace) -> dict[str, floa
     took, ids = store_games(store, stored, args.seed + 1_000_000)
     table = Table(store, images=False)  # a new one: ids restart after a wipe, and the table caches states by id
     floor = rawtxn.Floor(store, ids, args.seed)
+    freeze_long_lived()  # as `keywood run` does once it has started, on a database that already holds these games
     floor_times: list[float] = []
     try:
         times = play_games(table, args.games, args.seed, f"g{stored}", between=lambda: floor_times.append(floor.one()))

@@ -255,6 +255,7 @@ def run_bot(config: dict[str, Any], path: str, shards: str | None = None, shard_
     import logging
 
     from bot.discord_app import BotConfig, TokenRefused, serve
+    from bot.heap import freeze_long_lived
     from bot.shards import ShardTaken
     from bot.table import Table
 
@@ -265,13 +266,14 @@ def run_bot(config: dict[str, Any], path: str, shards: str | None = None, shard_
         return 1
     settings = BotConfig(secret, [int(g) for g in config.get("dev_guild_ids", [])],
                          float(config.get("tick_seconds", 30)), lease_seconds=float(config.get("lease_seconds", 90)),
-                         send_seconds=float(config.get("send_seconds", 2)))
+                         send_seconds=float(config.get("send_seconds", 2)), owns_process=True)
     settings.shard_ids, settings.shard_count = _shards(shards or config.get("shards", ""),
                                                        shard_count or config.get("shard_count", 0))
     logging.basicConfig(level=str(config.get("log_level", "INFO")))
     minutes = config.get("decision_minutes", config.get("joiner_deadline_minutes", 720))  # the old name still works
     table = Table(open_store(database_url(config, None)), decision_minutes=int(minutes),
                   reminder_hours=int(config.get("turn_reminder_hours", 24)))
+    freeze_long_lived()  # what startup made lives as long as the process (Keywood.on_ready adds Discord's caches)
     try:
         asyncio.run(serve(table, settings))
     except ShardTaken as exc:

@@ -26,6 +26,7 @@ from discord.ext import tasks
 from bot import games
 from bot.clocks import CONSEQUENCES
 from bot.games import Option
+from bot.heap import freeze_long_lived
 from bot.shards import Leases, ShardTaken
 from bot.store import OutboxRow, ShardSet, Store, aware
 from bot.table import OUTBOX_BATCH, Command, Outcome, Table, Where, Who
@@ -60,6 +61,7 @@ class BotConfig:
     shard_count: int | None = None  # None with shard_ids None: Discord's recommended count
     lease_seconds: float = 90.0  # how long a silent process keeps its shards before another takes them over
     send_seconds: float = 2.0  # with shard_ids, how often the outbox is read (messages other processes queued)
+    owns_process: bool = False  # the bot is all its process runs (keywood run): it may freeze the heap (bot/heap.py)
 
     def leases(self, store: Store) -> Leases:
         """This process's shard leases (one lease for the whole bot when it runs every shard)."""
@@ -313,9 +315,12 @@ class Keywood(discord.AutoShardedClient):
         return [dict(c) for c in found]
 
     async def on_ready(self) -> None:
-        """Say in the log that Keywood is connected, and where."""
+        """Say in the log that Keywood is connected, and where; when the bot owns its process, freeze what
+        connecting made (the servers and channels Discord sent) out of the garbage collector's walks."""
         assert self.user is not None
         log.info("Keywood is ready as %s (id %s) in %d server(s)", self.user, self.user.id, len(self.guilds))
+        if self.config.owns_process:
+            freeze_long_lived()
 
     async def close(self) -> None:
         """Stop the loops, give up this process's shards (others may take them over at once), then disconnect."""
