@@ -8,7 +8,7 @@ from typing import Any
 from engine.core import Event, Rng
 from engine.keyper import housing
 from engine.keyper.fairs import holdable
-from engine.keyper.legal import laydowns, releasable, step_takes
+from engine.keyper.legal import can_take, laydowns, releasable
 from engine.keyper.spaces import comps, keyp_empty, season_name
 from engine.keyper.state import Board, Keyple, Player, State
 from engine.keyper.vocab import SEASONS, plural
@@ -161,7 +161,7 @@ def advance(state: State, events: list[Event]) -> bool:
 
 def start_yields(state: State, events: list[Event]) -> None:
     """Let the seats decide the queued yield units, dropping units nothing can be taken for."""
-    while state.steps and not step_takes(state, state.steps[0]):
+    while state.steps and not can_take(state, state.steps[0]):
         step = state.steps.pop(0)
         why = ("nothing is left to take" if step.kind in ("resource", "keyp", "tile", "boat")
                else "there is nothing it can build, upgrade, pay for or exchange now")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 
 from engine.keyper import fairs, housing, works
 from engine.keyper.actions import (
@@ -167,6 +168,17 @@ def in_supply(state: State, resource: str) -> bool:
 
 def step_takes(state: State, step: Step) -> list[Action]:
     """What one unit of a yield may be spent on (without the skip)."""
+    return list(_takes(state, step))
+
+
+def can_take(state: State, step: Step) -> bool:
+    """Whether one unit of a yield may be spent on anything (stops at the first thing found: a list of builds or
+    exchanges is long)."""
+    return next(iter(_takes(state, step)), None) is not None
+
+
+def _takes(state: State, step: Step) -> Iterable[Action]:
+    """step_takes, built lazily where the list is long (builds and exchanges)."""
     if step.kind in ("resource", "keyp"):
         return [Take(r) for r in step.options if in_supply(state, r)]
     if step.kind == "tile":
@@ -188,16 +200,16 @@ def sellable(shown: list[str]) -> list[str]:
     return found
 
 
-def _work(state: State, step: Step) -> list[Action]:
+def _work(state: State, step: Step) -> Iterable[Action]:
     """Building, upgrading and exchanging units (pp.13-19)."""
     if step.kind == "build":
-        return works.build_options(state, step.seat, "printed")
+        return works.builds(state, step.seat, "printed")
     if step.kind == "discount_build":
-        return works.build_options(state, step.seat, "discount")
+        return works.builds(state, step.seat, "discount")
     if step.kind == "upgrade":
         return works.upgrade_options(state, step.seat, "normal")
     if step.kind == "exchange":
-        return works.exchange_options(state, step.seat, step.options[0])
+        return works.exchanges(state, step.seat, step.options[0])
     plot = state.players[step.seat].plots.get(step.options[0]) if step.kind == "plot" else None
     if plot is not None and plot.tile == step.options[-1]:  # a tile built over since earns nothing (p.16)
         return works.tile_actions(state, step.seat, step.options[0])

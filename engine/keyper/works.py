@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Iterator
 from itertools import combinations_with_replacement
 
 from engine.keyper.actions import Action, Build, Exchange, Upgrade
@@ -72,16 +73,29 @@ def _cost_items(tile_id: str, rule: str, waive: str | None) -> list[str]:
     return items
 
 
+Placement = tuple[str, str, str | None]  # (tile, plot, waived item)
+
+
 def build_options(state: State, seat: int, rule: str) -> list[Action]:
     """Every build the seat can afford under a rule (p.13 note 4; builder and farm labourer, p.16)."""
-    return [Build(tile, plot, waive) for tile, plot, waive in buildable(state, seat, rule)]
+    return list(builds(state, seat, rule))
 
 
-def buildable(state: State, seat: int, rule: str, *, empty_only: bool = False) -> list[tuple[str, str, str | None]]:
+def builds(state: State, seat: int, rule: str) -> Iterator[Action]:
+    """build_options one by one, each tile's worked out only when the builds before it have been taken."""
+    return (Build(tile, plot, waive) for found in _buildable_by_tile(state, seat, rule, False)
+            for tile, plot, waive in found)
+
+
+def buildable(state: State, seat: int, rule: str, *, empty_only: bool = False) -> list[Placement]:
     """build_options as (tile, plot, waived item) triples; empty_only: onto empty plots alone, not over a tile."""
+    return [triple for found in _buildable_by_tile(state, seat, rule, empty_only) for triple in found]
+
+
+def _buildable_by_tile(state: State, seat: int, rule: str, empty_only: bool) -> Iterator[list[Placement]]:
+    """buildable's triples, tile by tile and waived item by waived item (a list each, maybe empty)."""
     player = state.players[seat]
     free = free_plots(player)
-    found: list[tuple[str, str, str | None]] = []
     open_plots: dict[str, list[str]] = {}  # by area: the same for every tile of the area
     affordable: dict[tuple[str, ...], bool] = {}  # by cost: tiles often cost the same
     for tile_id in dict.fromkeys(player.tiles):
@@ -100,8 +114,7 @@ def buildable(state: State, seat: int, rule: str, *, empty_only: bool = False) -
             cost = tuple(_cost_items(tile_id, rule, waive))
             if cost not in affordable:
                 affordable[cost] = can_pay(player.goods, list(cost))
-            found += [(tile_id, p, waive) for p in plots if affordable[cost] or p in free]
-    return found
+            yield [(tile_id, p, waive) for p in plots if affordable[cost] or p in free]
 
 
 def upgrade_cost(player: Player, plot_id: str, rule: str) -> list[str]:
@@ -172,9 +185,14 @@ def exchange_options(state: State, seat: int, kind: str, upgraded: bool = False)
     Where a raw material is asked for, its finished good may be handed in instead (rulebook p.10, ruling K-22);
     an exchange that would hand in exactly what it gives back changes nothing and is not offered.
     """
+    return list(exchanges(state, seat, kind, upgraded))
+
+
+def exchanges(state: State, seat: int, kind: str, upgraded: bool = False) -> Iterator[Action]:
+    """exchange_options one by one (each once), worked out only as far as they are asked for."""
     goods = state.players[seat].goods
     unlimited = bool(state.options.get("unlimited_supply"))
-    found: dict[Action, None] = {}
+    seen: set[Action] = set()
     for gives, gets in exchange_rules(kind, upgraded):
         for need in gives:
             for give in hand_ins(need):
@@ -183,8 +201,10 @@ def exchange_options(state: State, seat: int, kind: str, upgraded: bool = False)
                 supply = Counter(state.supply) + Counter(give)  # what is handed in may come straight back
                 for get in gets:
                     if tuple(sorted(get)) != give and (unlimited or has_all(supply, get)):
-                        found[Exchange(give, get)] = None
-    return list(found)
+                        exchange = Exchange(give, get)
+                        if exchange not in seen:
+                            seen.add(exchange)
+                            yield exchange
 
 
 def tile_rules(state: State, seat: int, plot_id: str) -> tuple[str, str]:
