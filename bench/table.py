@@ -16,8 +16,8 @@ engine from the game's own seed and the open turn decision `start` creates. Then
 new Table (the process's heap frozen first, as `keywood run` freezes it once started: bot/heap.py), each play
 command timed, and after each one the floor: bench/rawtxn.py's raw transaction (read a game's version and state,
 append a log row, write a mid-game state and the version back, through the driver alone) on one of the stored games
-drawn at random. Command and floor thus run on the same database at the same moments, so the
-ratio holds even when the load of a shared machine changes during the run.
+drawn at random. Command and floor thus run on the same database at the same moments, so the ratio holds even
+when the load of a shared machine changes during the run.
 Last, one more game is played with every SQL statement the store's connections send counted at the driver (SQLite's
 trace callback, a counting psycopg cursor), BEGIN and COMMIT left out.
 

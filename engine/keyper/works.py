@@ -35,7 +35,6 @@ def plot_at(area: str, row: int, col: int) -> str | None:
 
 
 @functools.cache
-@functools.cache
 def plots_of(area: str) -> tuple[str, ...]:
     """Every plot id of an area (the same for every player board)."""
     board = comps().player_board
