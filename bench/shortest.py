@@ -9,7 +9,8 @@ costs with no interference; it lets two versions of the code be compared where s
 by 30 % or more. --cpu times the thread's CPU (time.thread_time) instead of the wall clock: no waiting counted at
 all, the SQLite COMMIT's writes included.
 
-Prints each run's commands/s, then `shortest: X us a play command, Y commands/s (N commands, R runs, clock)`.
+Prints which Python runs it (bench/table.py's interpreter()), each run's commands/s, then `shortest: X us a play
+command, Y commands/s (N commands, R runs, clock)`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from table import play_games  # noqa: E402
+from table import interpreter, play_games  # noqa: E402
 
 from bot.store import Store  # noqa: E402
 from bot.table import Table  # noqa: E402
@@ -51,6 +52,7 @@ def main() -> None:
     parser.add_argument("--cpu", action="store_true", help="time the thread's CPU instead of the wall clock")
     parser.add_argument("--game", default="keyper", help="which registered game to play (default keyper)")
     args = parser.parse_args()
+    print(interpreter(), flush=True)
     runs = []
     for k in range(args.runs):
         times = one_run(args.games, args.seed, cpu=args.cpu, game=args.game)

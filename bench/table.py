@@ -22,8 +22,9 @@ Last, one more game is played with every SQL statement the store's connections s
 trace callback, a counting psycopg cursor), BEGIN and COMMIT left out.
 
 commands/s is the number of timed commands divided by their total time (one command at a time), and the floor's
-rate likewise; the ratio is commands/s over the floor's transactions/s. Prints one line per phase and a table; the
-last lines say, per count, `commands/s: X, p95: Y ms, floor: Z/s, ratio: R (N games, kind)`.
+rate likewise; the ratio is commands/s over the floor's transactions/s. Prints which Python runs it (interpreter()),
+one line per phase and a table; the last lines say, per count, `commands/s: X, p95: Y ms, floor: Z/s, ratio: R (N
+games, kind)`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import platform
 import statistics
 import sys
 import tempfile
@@ -88,6 +90,17 @@ def play_games(table: Table, games: int, seed: int, label: str, clock: Callable[
         if not any(line.startswith("Final score") for line in outcome.public):
             raise SystemExit(f"game {k} did not finish")
     return times
+
+
+def interpreter() -> str:
+    """Which Python runs the bench: version, executable, and whether the interpreter is linked in or called in a
+    shared libpython (read from /proc/self/maps on Linux). The build matters: the same commands take about a fifth
+    less CPU on Debian's python3.11 (built with profile-guided and link-time optimisation, libpython linked in) than
+    on a default pyenv build (neither, a shared libpython); docs/deploy.md, "Which Python"."""
+    maps = Path("/proc/self/maps")
+    linked = ("a shared libpython" if "libpython" in maps.read_text() else "libpython linked in") \
+        if maps.exists() else "linking unknown"
+    return f"Python {platform.python_version()} ({Path(sys.executable).resolve()}, {linked})"
 
 
 def store_games(store: Store, count: int, seed: int) -> tuple[float, list[int]]:
@@ -242,6 +255,7 @@ def main() -> None:
     parser.add_argument("--stored", default="10,10000", help="games stored, one phase each (default 10,10000)")
     args = parser.parse_args()
     counts = [int(n) for n in args.stored.split(",")]
+    print(interpreter(), flush=True)
     with database(args) as url:
         kind = url.split(":", 1)[0]
         store = Store(url)
