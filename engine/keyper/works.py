@@ -75,19 +75,15 @@ def _cost_items(tile_id: str, rule: str, waive: str | None) -> list[str]:
 Placement = tuple[str, str, str | None]  # (tile, plot, waived item)
 
 
-def build_options(state: State, seat: int, rule: str) -> list[Action]:
-    """Every build the seat can afford under a rule (p.13 note 4; builder and farm labourer, p.16)."""
-    return list(builds(state, seat, rule))
-
-
 def builds(state: State, seat: int, rule: str) -> Iterator[Action]:
-    """build_options one by one, each tile's worked out only when the builds before it have been taken."""
+    """Every build the seat can afford under a rule (p.13 note 4; builder and farm labourer, p.16), one by one: each
+    tile's worked out only when the builds before it have been taken."""
     return (Build(tile, plot, waive) for found in _buildable_by_tile(state, seat, rule, False)
             for tile, plot, waive in found)
 
 
 def buildable(state: State, seat: int, rule: str, *, empty_only: bool = False) -> list[Placement]:
-    """build_options as (tile, plot, waived item) triples; empty_only: onto empty plots alone, not over a tile."""
+    """builds as (tile, plot, waived item) triples; empty_only: onto empty plots alone, not over a tile."""
     return [triple for found in _buildable_by_tile(state, seat, rule, empty_only) for triple in found]
 
 
@@ -178,17 +174,13 @@ def exchange_rules(kind: str, upgraded: bool) -> tuple[tuple[Choices, Choices], 
     return tuple(rules.get(kind, []))
 
 
-def exchange_options(state: State, seat: int, kind: str, upgraded: bool = False) -> list[Action]:
-    """The exchanges a seat can make now with a field or tile of this kind (the supply must hold what it gets).
+def exchanges(state: State, seat: int, kind: str, upgraded: bool = False) -> Iterator[Action]:
+    """The exchanges a seat can make now with a field or tile of this kind (the supply must hold what it gets), each
+    once, worked out only as far as they are asked for.
 
     Where a raw material is asked for, its finished good may be handed in instead (rulebook p.10, ruling K-22);
     an exchange that would hand in exactly what it gives back changes nothing and is not offered.
     """
-    return list(exchanges(state, seat, kind, upgraded))
-
-
-def exchanges(state: State, seat: int, kind: str, upgraded: bool = False) -> Iterator[Action]:
-    """exchange_options one by one (each once), worked out only as far as they are asked for."""
     goods = state.players[seat].goods
     unlimited = bool(state.options.get("unlimited_supply"))
     seen: set[Action] = set()
@@ -223,10 +215,10 @@ def tile_actions(state: State, seat: int, plot_id: str) -> list[Action]:
     found: list[Action] = []
     if tile.activated and tile.id in ("builder", "farm_labourer"):
         build_rule, upgrade_rule = tile_rules(state, seat, plot_id)
-        found += build_options(state, seat, build_rule)
+        found += builds(state, seat, build_rule)
         if plot.upgraded:
             found += upgrade_options(state, seat, upgrade_rule)
     elif tile.activated:
-        found += exchange_options(state, seat, tile.id, plot.upgraded)
+        found += exchanges(state, seat, tile.id, plot.upgraded)
     own = upgrade_options(state, seat, "normal", only=plot_id)
     return found + [a for a in own if a not in found]
