@@ -98,8 +98,12 @@ def interpreter() -> str:
     less CPU on Debian's python3.11 (built with profile-guided and link-time optimisation, libpython linked in) than
     on a default pyenv build (neither, a shared libpython); docs/deploy.md, "Which Python"."""
     maps = Path("/proc/self/maps")
-    linked = ("a shared libpython" if "libpython" in maps.read_text() else "libpython linked in") \
-        if maps.exists() else "linking unknown"
+    if not maps.exists():
+        linked = "linking unknown"
+    elif "libpython" in maps.read_text():
+        linked = "a shared libpython"
+    else:
+        linked = "libpython linked in"
     return f"Python {platform.python_version()} ({Path(sys.executable).resolve()}, {linked})"
 
 
