@@ -27,7 +27,6 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -86,7 +85,7 @@ def outer(args: argparse.Namespace) -> None:
         command = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=ffi_call",
                    f"--callgrind-out-file={folder}/callgrind.out", sys.executable, __file__, INNER,
                    "--games", str(args.games), "--seed", str(args.seed), "--game", args.game]
-        env: dict[str, Any] = {**os.environ, "PYTHONHASHSEED": "0"}
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
         done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     collected = re.search(r"Collected : (\d+)", done.stderr)
     plays = re.search(r"plays: (\d+)", done.stdout)
