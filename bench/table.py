@@ -61,12 +61,19 @@ CHUNK = 1000
 CONTROL = ("BEGIN", "COMMIT", "ROLLBACK")
 
 
-def play_games(table: Table, games: int, seed: int, label: str, clock: Callable[[], float] = time.perf_counter,
-               between: Callable[[], object] = lambda: None, game: str = "keyper") -> list[float]:
-    """Play `games` random games of a registered game (Keyper by default) through the table; returns what `clock`
-    advanced by over each play command (by default its latency in seconds). between() runs after each play
-    command."""
+def recorded_moves(games: int, seed: int, game: str = "keyper") -> list[list[tuple[int, str]]]:
+    """The moves of `games` random games of a registered game, as (seat, text) for `play` commands: one random
+    play-out each, seeds seed, seed + 1, ...; the forced moves the table plays itself left out."""
     engine = registry.get(game).engine
+    return [list(chosen_moves(engine, random_playout(engine, NAMES, seed + k)[1])) for k in range(games)]
+
+
+def play_games(table: Table, games: int, seed: int, label: str, clock: Callable[[], float] = time.perf_counter,
+               between: Callable[[], object] = lambda: None, game: str = "keyper",
+               moves: list[list[tuple[int, str]]] | None = None) -> list[float]:
+    """Play `games` random games of a registered game (Keyper by default) through the table, their moves recorded
+    beforehand (recorded_moves, or worked out here); returns what `clock` advanced by over each play command (by
+    default its latency in seconds). between() runs after each play command."""
     times: list[float] = []
     for k in range(games):
         where = Where("bench", f"{label}-{k}")
@@ -78,8 +85,7 @@ def play_games(table: Table, games: int, seed: int, label: str, clock: Callable[
             outcome = table.handle(command)
             if not outcome.ok:
                 raise SystemExit(f"{command.verb} refused: {outcome.reply}")
-        _, record = random_playout(engine, NAMES, seed + k)
-        for seat, text in chosen_moves(engine, record):  # the table plays forced moves itself
+        for seat, text in moves[k] if moves is not None else recorded_moves(1, seed + k, game)[0]:
             command = Command(where, players[seat], "play", text)
             start = clock()
             outcome = table.handle(command)
