@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -29,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from table import database, interpreter, play_games, recorded_moves, store_games, wipe  # noqa: E402
+from table import database, interpreter, play_games, recorded_moves, store_games, summary, wipe  # noqa: E402
 
 from bot.heap import freeze_long_lived  # noqa: E402
 from bot.store import Store  # noqa: E402
@@ -71,7 +70,7 @@ def run(url: str, processes: int, args: argparse.Namespace) -> dict[str, Any]:
         worker.join()
     span = max(end for _, end, _ in done) - min(begin for begin, _, _ in done)
     times = [t for _, _, each in done for t in each]
-    rate, p95 = len(times) / span, statistics.quantiles(times, n=20, method="inclusive")[18] * 1000
+    rate, (_, _, p95) = len(times) / span, summary(times)
     alone = [len(each) / (end - begin) for begin, end, each in done]
     print(f"{processes} process(es): {len(times)} play commands in {span:.2f} s, {rate:.0f} commands/s, "
           f"p95 {p95:.2f} ms; each process {', '.join(f'{a:.0f}' for a in alone)} commands/s", flush=True)

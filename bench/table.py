@@ -74,6 +74,7 @@ def play_games(table: Table, games: int, seed: int, label: str, clock: Callable[
     """Play `games` random games of a registered game (Keyper by default) through the table, their moves recorded
     beforehand (recorded_moves, or worked out here); returns what `clock` advanced by over each play command (by
     default its latency in seconds). between() runs after each play command."""
+    moves = moves if moves is not None else recorded_moves(games, seed, game)
     times: list[float] = []
     for k in range(games):
         where = Where("bench", f"{label}-{k}")
@@ -85,7 +86,7 @@ def play_games(table: Table, games: int, seed: int, label: str, clock: Callable[
             outcome = table.handle(command)
             if not outcome.ok:
                 raise SystemExit(f"{command.verb} refused: {outcome.reply}")
-        for seat, text in moves[k] if moves is not None else recorded_moves(1, seed + k, game)[0]:
+        for seat, text in moves[k]:
             command = Command(where, players[seat], "play", text)
             start = clock()
             outcome = table.handle(command)
