@@ -3,14 +3,18 @@
 A state is copied for every move a table applies and every line a play-out tries, so the copy is written once per
 record class, from its field types, as Python source and compiled: a scalar field is shared, a list of scalars
 copied with one C call, a list of records copied record by record; a frozen record holding only such shared values
-is shared itself. Values of other shapes (sets, fields typed
-`Any` holding whatever) are copied by walking them, and what is neither plain data nor a record by copy.deepcopy.
+is shared itself. A record's fields of nested plain data (lists of lists, dicts of dicts, fields typed `Any`) are
+copied together in one marshal round trip, which walks them in C; a state is JSON data, so marshal's one change of
+type (a bytearray comes back as bytes) never arises, and values marshal refuses (records, enums) are walked in Python
+instead. Values of other shapes are copied by walking them, and what is neither plain data nor a record by
+copy.deepcopy.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import marshal
 import threading
 import types
 import typing
@@ -88,14 +92,27 @@ def _compile(cls: type, compiling: set[type]) -> None:
     field that needs copying, each a comprehension of the field's declared shape that falls back to copy_data
     wherever the value has another shape."""
     compiling.add(cls)
-    names: dict[str, Any] = {"copy_data": copy_data, "C": _COPIERS, "new": object.__new__, "cls": cls}
+    names: dict[str, Any] = {"copy_data": copy_data, "C": _COPIERS, "new": object.__new__, "cls": cls,
+                             "loads": marshal.loads, "dumps": marshal.dumps}
     hints = typing.get_type_hints(cls)
     lines = ["def copy_record(record):", "    values = record.__dict__.copy()"]
+    nested: list[str] = []
+    each: list[str] = []
     for f in dataclasses.fields(cls):
-        expression = _copy_expression(hints.get(f.name, Any), "value", 0, names, compiling)
-        if expression is not None:
-            lines += [f"    value = values[{f.name!r}]", "    if value is not None:",
-                      f"        values[{f.name!r}] = {expression}"]
+        hint = hints.get(f.name, Any)
+        expression = _copy_expression(hint, "value", 0, names, compiling)
+        if expression is None:
+            continue
+        statement = [f"    value = values[{f.name!r}]", "    if value is not None:",
+                     f"        values[{f.name!r}] = {expression}"]
+        if _marshalled(hint):
+            nested.append(f.name)
+            each += ["    " + line for line in statement]
+        else:
+            lines += statement
+    if nested:
+        fields = ", ".join(f"values[{name!r}]" for name in nested)
+        lines += ["    try:", f"        ({fields},) = loads(dumps(({fields},)))", "    except ValueError:", *each]
     frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
     if len(lines) == 2 and frozen:
         _COPIERS[cls] = _shared  # frozen, holding only what is shared: the copy may be the record itself
@@ -140,6 +157,31 @@ def _copy_expression(hint: Any, var: str, depth: int, names: dict[str, Any], com
         name = _name(hint, names)
         return f"(C[{name}]({var}) if type({var}) is {name} else copy_data({var}))"
     return f"copy_data({var})"
+
+
+def _marshalled(hint: Any) -> bool:
+    """Whether a field of this declared type is copied in the record's one marshal round trip: it holds plain data
+    only, nested or of any type (a single list or dict of scalars is copied faster on its own)."""
+    return _plain(hint) and not _flat(hint)
+
+
+def _plain(hint: Any) -> bool:
+    """Whether a declared type holds plain data only (scalars, lists, dicts, tuples, Any), no records."""
+    if hint in _SCALARS or hint is Any or hint is Ellipsis:
+        return True
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return True
+    plain = (list, dict, tuple, typing.Union, types.UnionType)
+    return origin in plain and all(_plain(a) for a in typing.get_args(hint))
+
+
+def _flat(hint: Any) -> bool:
+    """Whether a declared type is one list or dict of scalars (or such a value or None)."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return all(a in _SCALARS or _flat(a) for a in args)
+    return origin in (list, dict) and all(a in _SCALARS for a in args)
 
 
 def _name(cls: type, names: dict[str, Any]) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -134,11 +133,11 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         data: JSON = {
             "game": "keyflower", "viewer": seat, "names": list(state.names), "season": flow.SEASONS[state.season],
             "phase": state.phase, "start_player": state.start, "to_act": to_act(state),
-            "waiting_for": self.waiting_for(state), "villages": copy.deepcopy(state.villages),
+            "waiting_for": self.waiting_for(state), "villages": clone(state.villages),
             "auction": list(state.auction), "order_tiles": list(state.order_tiles),
             "places": {loc: {"bids": dict(p["bids"]), "uses": [list(u) for u in p["uses"]]}
                        | ({"ghost": p["ghost"]} if "ghost" in p else {}) for loc, p in sorted(state.places.items())},
-            "boats": copy.deepcopy(state.boats), "bag": sum(state.bag.values()), "greens": state.greens,
+            "boats": clone(state.boats), "bag": sum(state.bag.values()), "greens": state.greens,
             "skill_pile": sum(state.skill_pile.values()), "supply": dict(state.supply),
             "screens": [sum(w.values()) for w in state.workers], "skills_held": [sum(k.values()) for k in state.skills],
             "winter_in_hand": [len(h) for h in state.winter_hand], "won": [list(w) for w in state.won],

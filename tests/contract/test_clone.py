@@ -162,3 +162,33 @@ def test_frozen_records_of_shared_values_are_shared_and_the_rest_copied() -> Non
     assert original.stones[0] == Stone("red")
     odd = Field([Leaf("x")], Cairn([]))  # type: ignore[list-item]  # a mutable record where a frozen one is declared
     assert clone(odd).stones[0] is not odd.stones[0]
+
+
+@dataclass
+class Nest:
+    """A record whose fields of nested plain data are copied in one marshal round trip."""
+
+    grid: list[list[int]]
+    loose: Any = None
+    table: dict[str, dict[str, Any]] = field(default_factory=dict)
+    flat: list[str] = field(default_factory=list)
+
+
+@given(plain, plain)
+def test_nested_plain_fields_are_copied_whole_and_apart(loose: Any, inner: Any) -> None:
+    """Fields of nested plain data (tuples, sets and frozensets in them included) are copied equal, each part of the
+    type it had, sharing nothing with the original."""
+    nest = Nest([[1, 2], []], loose, {"a": {"b": inner}}, ["x"])
+    copied = clone(nest)
+    assert_independent_copy(nest, copied)
+    copied.grid[0].append(3)
+    copied.table["a"]["c"] = 1
+    assert nest.grid == [[1, 2], []] and nest.table == {"a": {"b": inner}}
+
+
+def test_nested_plain_fields_holding_what_marshal_refuses_are_walked() -> None:
+    """A record or a Counter inside a field of nested plain data is copied as what it is, the other fields too."""
+    nest = Nest([[1]], [Leaf("a")], {"a": Counter(x=2)})
+    copied = clone(nest)
+    assert_independent_copy(nest, copied)
+    assert type(copied.table["a"]) is Counter and type(copied.loose[0]) is Leaf
