@@ -830,13 +830,14 @@ class Table:
 
         Raises the engine's error for the whole text when neither reading works.
         """
+        legal = game.legal(seat)
         try:
-            return game.engine.parse(game.state, seat, text), 1
+            return game.engine.parse(game.state, seat, text, legal), 1
         except EngineError:
             base, times = _repeats(text)
             if times == 1:
                 raise
-            return game.engine.parse(game.state, seat, base), times
+            return game.engine.parse(game.state, seat, base, legal), times
 
     def _settle(self, tx: Tx, game: Loaded) -> list[Event]:
         """Apply what needs nobody: kept and timed-out answers whose turn has come, and a lone decision's only

@@ -283,8 +283,9 @@ class Game(Protocol, Generic[S, A]):
         """The final score, or the projection during the game as the viewer (None: the public) may know it."""
         ...
 
-    def parse(self, state: S, seat: int, text: str) -> A:
-        """Read notation against the seat's legal actions; raises InvalidAction, IllegalAction or AmbiguousAction."""
+    def parse(self, state: S, seat: int, text: str, legal_now: list[A] | None = None) -> A:
+        """Read notation against the seat's legal actions (legal_now: those of legal_actions, when the caller has
+        them already); raises InvalidAction, IllegalAction or AmbiguousAction."""
         ...
 
     def format(self, action: A) -> str:

@@ -172,13 +172,13 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         ranked = tuple(sorted(players, key=lambda p: (-p.total, p.seat)))
         return Scoreboard(ranked, final=False)
 
-    def parse(self, state: KfState, seat: int, text: str) -> Act:
-        """Read notation against the seat's legal actions."""
+    def parse(self, state: KfState, seat: int, text: str, legal_now: list[Act] | None = None) -> Act:
+        """Read notation against the seat's legal actions (legal_now: those, when the caller has them)."""
         action = read(text)
         if not action.words or action.verb not in VERBS:
             raise InvalidAction(f"'{text}' is not a Keyflower action; try `bid alehouse red`, `use keywood blue`, "
                                 "`pass`.")
-        found = match_words(action, legal(state, seat), text)
+        found = match_words(action, legal(state, seat) if legal_now is None else legal_now, text)
         if found is None:
             self._require_legal(state, seat, action)
         return found or action

@@ -101,12 +101,14 @@ class KeyperGame:
             outcome += [line for line in [forecast(state, seat, action)] if line]
         return Verdict(True, f"'{action}' is legal.", "legal actions", tuple(outcome))
 
-    def parse(self, state: State, seat: int, text: str) -> Action:
-        """Read notation, completing a field without a board number when only one board fits."""
+    def parse(self, state: State, seat: int, text: str, legal_now: list[Action] | None = None) -> Action:
+        """Read notation, completing a field without a board number when only one board fits (legal_now: the
+        seat's legal actions, when the caller has them)."""
         action = parse_syntax(text)
         if not isinstance(action, PlayKeyple | LayDown) or "." in action.space or action.space in PLOT_IDS:
             return action
-        fits = [a for a in self.legal_actions(state, seat) if type(a) is type(action)
+        options = self.legal_actions(state, seat) if legal_now is None else legal_now
+        fits = [a for a in options if type(a) is type(action)
                 and a.space.split(".")[-1] == action.space and replace(a, space=action.space) == action]
         if len(fits) == 1:
             return fits[0]

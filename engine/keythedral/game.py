@@ -112,13 +112,15 @@ class KeythedralGame(WordsGame[KState, Act]):
         ranked = tuple(sorted(players, key=lambda p: (-p.total, -value[p.seat], p.seat)))
         return Scoreboard(ranked, final=self.is_over(state), tie_break=_tie_break(ranked, value))
 
-    def parse(self, state: KState, seat: int, text: str) -> Act:
-        """Read notation against the seat's legal actions; InvalidAction, IllegalAction or AmbiguousAction."""
+    def parse(self, state: KState, seat: int, text: str, legal_now: list[Act] | None = None) -> Act:
+        """Read notation against the seat's legal actions (legal_now: those, when the caller has them);
+        InvalidAction, IllegalAction or AmbiguousAction."""
         action = read(text)
         if not action.words or action.verb not in explain.VERBS:
             raise InvalidAction(f"'{text}' is not a Keythedral action; try `buy 1.2`, `worker M13`, `pass`, or "
                                 "see /rules notation.")
-        found = match_words(action, legal(state, seat) or self.pending_answers(state, seat), text)
+        options = legal(state, seat) if legal_now is None else legal_now
+        found = match_words(action, options or self.pending_answers(state, seat), text)
         if found is None:
             self._require_legal(state, seat, action)
         return found or action

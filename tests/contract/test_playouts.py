@@ -86,13 +86,16 @@ class Invariants:
             assert game.legal_actions(state, other) == [], f"seat {other} is not to act but has actions"
 
     def check_notation(self, state: Any) -> None:
-        """Notation round-trip of every legal action (and answer ahead) of every seat with a decision."""
+        """Notation round-trip of every legal action (and answer ahead) of every seat with a decision, also when the
+        legal actions are handed to parse (as the table does)."""
         game = self.game
         for d in game.decisions(state):
             answers = game.legal_actions(state, d.seat) if d.must else game.pending_answers(state, d.seat)
             for action in answers:
                 text = game.format(action)
                 assert game.parse(state, d.seat, text) == action, f"'{text}' does not parse back"
+                if d.must:
+                    assert game.parse(state, d.seat, text, answers) == action, f"'{text}' among the legal actions"
                 assert game.public_notation(action)
 
     def check_refusal(self, state: Any, seat: int, action: Any) -> None:

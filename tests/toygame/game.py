@@ -240,8 +240,9 @@ class TokensGame:
         ranked = tuple(sorted(players, key=lambda p: (-p.total, p.seat)))
         return Scoreboard(ranked, final=self.is_over(state), tie_break=_tie_break(ranked))
 
-    def parse(self, state: TokensState, seat: int, text: str) -> Action:
-        """Read `pick 7`, `take`, `pass`, `object` or `allow`; InvalidAction if unreadable, IllegalAction if not now."""
+    def parse(self, state: TokensState, seat: int, text: str, legal_now: list[Action] | None = None) -> Action:
+        """Read `pick 7`, `take`, `pass`, `object` or `allow` (legal_now is not needed); InvalidAction if unreadable,
+        IllegalAction if not now."""
         words = text.strip().lower()
         match = re.fullmatch(r"pick\s+(\d+)", words)
         action = Pick(int(match.group(1))) if match else _WORDS.get(words)
