@@ -264,8 +264,9 @@ class Console:
         seats = entry.engine.to_act(state)
         if not seats:
             return None
-        legal = [entry.engine.format(a) for a in entry.engine.legal_actions(state, seats[0])]
-        return Turn(seats[0], legal, entry.engine.view(state, seats[0]), entry.id)
+        actions = entry.engine.legal_actions(state, seats[0])
+        legal = [entry.engine.format(a) for a in actions]
+        return Turn(seats[0], legal, entry.engine.view(state, seats[0], actions), entry.id)
 
     def legal(self, who: Who) -> list[str]:
         """A player's legal actions now (notation), in the order `list` numbers them."""

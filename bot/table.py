@@ -1125,7 +1125,7 @@ class Table:
 
     def _hand_text(self, game: Loaded, seat: int) -> str:
         """A seat's private view as text, with its holder's name."""
-        return game.rename(game.entry.texts.hand(game.engine.view(game.state, seat), seat))
+        return game.rename(game.entry.texts.hand(game.engine.view(game.state, seat, game.legal(seat)), seat))
 
     def _close_prompts(self, tx: Tx, game_id: int) -> list[int]:
         """Close every open prompt of a game."""

@@ -272,8 +272,9 @@ class Game(Protocol, Generic[S, A]):
         table judges the trial moves it made for its buttons, rather than applying them again)."""
         ...
 
-    def view(self, state: S, seat: int | None) -> JSON:
-        """What this seat may see (None: the public view), with the seat's legal actions.
+    def view(self, state: S, seat: int | None, legal_now: list[A] | None = None) -> JSON:
+        """What this seat may see (None: the public view), with the seat's legal actions (legal_now: those of
+        legal_actions, when the caller has them already).
 
         Built by listing what is shown, never by deleting what is hidden.
         """

@@ -128,8 +128,9 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         raise IllegalAction(f"'{action}' is not possible now: {self._phrase(state)}.",
                             rule.get(state.phase, "reference §3.2"), few)
 
-    def view(self, state: KfState, seat: int | None) -> JSON:
-        """What this seat may see (None: the public): everything on the table; a seat adds its screen."""
+    def view(self, state: KfState, seat: int | None, legal_now: list[Act] | None = None) -> JSON:
+        """What this seat may see (None: the public): everything on the table; a seat adds its screen and its legal
+        actions (legal_now: those, when the caller has them)."""
         data: JSON = {
             "game": "keyflower", "viewer": seat, "names": list(state.names), "season": flow.SEASONS[state.season],
             "phase": state.phase, "start_player": state.start, "to_act": to_act(state),
@@ -157,7 +158,7 @@ class KeyflowerGame(WordsGame[KfState, Act]):
             data["skills"] = dict(state.skills[seat])
             data["winter_hand"] = list(state.winter_hand[seat])
             data["winter_played"] = list(state.winter_played[seat]) if state.winter_played else []
-            data["legal"] = [str(a) for a in legal(state, seat)]
+            data["legal"] = [str(a) for a in (legal(state, seat) if legal_now is None else legal_now)]
         return data
 
     def score(self, state: KfState, viewer: int | None) -> Scoreboard:

@@ -124,14 +124,18 @@ class KeyperGame:
         """The notation as everyone may see it (a secret display choice is not named)."""
         return public_notation(action)
 
-    def view(self, state: State, seat: int | None) -> JSON:
-        """What a seat may see (None: the public), field by listed field; see engine.keyper.view for what is hidden."""
+    def view(self, state: State, seat: int | None, legal_now: list[Action] | None = None) -> JSON:
+        """What a seat may see (None: the public), field by listed field, with its legal actions (legal_now: those,
+        when the caller has them); see engine.keyper.view for what is hidden."""
         data = table_view(state, seat)
         data["season_name"] = season_name(state)
         data["to_act"] = self.to_act(state)
         data["waiting_for"] = self.waiting_for(state)
         data["viewer"] = seat
-        data["legal"] = [str(a) for a in self.legal_actions(state, seat)] if seat is not None else []
+        if seat is None:
+            data["legal"] = []
+        else:
+            data["legal"] = [str(a) for a in (self.legal_actions(state, seat) if legal_now is None else legal_now)]
         return data
 
     def score(self, state: State, viewer: int | None) -> Scoreboard:

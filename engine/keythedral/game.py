@@ -95,9 +95,12 @@ class KeythedralGame(WordsGame[KState, Act]):
         raise IllegalAction(reason, rule, few)
 
     # seeing
-    def view(self, state: KState, seat: int | None) -> JSON:
-        """What this seat may see (None: the public)."""
-        moves = [str(a) for a in legal(state, seat)] if seat is not None else None
+    def view(self, state: KState, seat: int | None, legal_now: list[Act] | None = None) -> JSON:
+        """What this seat may see (None: the public), with its legal actions (legal_now: those, when the caller has
+        them)."""
+        if seat is None:
+            return build_view(state, seat, None)
+        moves = [str(a) for a in (legal(state, seat) if legal_now is None else legal_now)]
         return build_view(state, seat, moves)
 
     def score(self, state: KState, viewer: int | None) -> Scoreboard:

@@ -87,7 +87,7 @@ class Invariants:
 
     def check_notation(self, state: Any) -> None:
         """Notation round-trip of every legal action (and answer ahead) of every seat with a decision, also when the
-        legal actions are handed to parse (as the table does)."""
+        legal actions are handed to parse (as the table does); the seat's view is the same with them handed over."""
         game = self.game
         for d in game.decisions(state):
             answers = game.legal_actions(state, d.seat) if d.must else game.pending_answers(state, d.seat)
@@ -96,6 +96,8 @@ class Invariants:
                 assert game.parse(state, d.seat, text) == action, f"'{text}' does not parse back"
                 if d.must:
                     assert game.parse(state, d.seat, text, answers) == action, f"'{text}' among the legal actions"
+            if d.must:
+                assert game.view(state, d.seat, answers) == game.view(state, d.seat), "the view given the legal list"
                 assert game.public_notation(action)
 
     def check_refusal(self, state: Any, seat: int, action: Any) -> None:

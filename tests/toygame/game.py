@@ -215,7 +215,7 @@ class TokensGame:
                             RULE_PICK if state.phase == "pick" else RULE_DRAW, alternatives)
 
     # seeing
-    def view(self, state: TokensState, seat: int | None) -> JSON:
+    def view(self, state: TokensState, seat: int | None, legal_now: list[Action] | None = None) -> JSON:
         """The listed public fields; a seat also sees its hand, its own pending pick and its legal actions."""
         data: JSON = {
             "game": "tokens", "viewer": seat, "names": list(state.names), "round": state.round,
@@ -228,7 +228,8 @@ class TokensGame:
         if seat is not None:
             data["hand"] = sorted(state.hands[seat])
             data["pick"] = state.picks[seat]
-            data["legal"] = [self.format(a) for a in self.legal_actions(state, seat)]
+            data["legal"] = [self.format(a) for a in (self.legal_actions(state, seat) if legal_now is None
+                                                      else legal_now)]
         return data
 
     def score(self, state: TokensState, viewer: int | None) -> Scoreboard:
