@@ -90,7 +90,8 @@ def _compile(cls: type, compiling: set[type]) -> None:
     """Write the copy function of a record class as Python source and compile it (and those of the record classes
     its fields hold, which it calls through _COPIERS, so that classes may refer to each other): one statement per
     field that needs copying, each a comprehension of the field's declared shape that falls back to copy_data
-    wherever the value has another shape."""
+    wherever the value has another shape; the fields of nested plain data all in one marshal round trip instead, with
+    their statements run when marshal refuses one of their values."""
     compiling.add(cls)
     names: dict[str, Any] = {"copy_data": copy_data, "C": _COPIERS, "new": object.__new__, "cls": cls,
                              "loads": marshal.loads, "dumps": marshal.dumps}
