@@ -1111,7 +1111,10 @@ class Table:
     @staticmethod
     def _run_length(game: Loaded, seat: int, index: int) -> int:
         """How many times in a row the seat could take its index-th legal action now (at most MAX_REPEAT)."""
-        engine, action, trial = game.engine, game.legal(seat)[index], game.trial(seat, index)
+        engine, action = game.engine, game.legal(seat)[index]
+        if not engine.may_repeat(action):
+            return 1
+        trial = game.trial(seat, index)
         legal = trial.again
         if legal is None or action not in legal:
             return 1

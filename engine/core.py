@@ -318,6 +318,11 @@ class Game(Protocol, Generic[S, A]):
         """Whether going from before to after drew at random or revealed hidden information."""
         ...
 
+    def may_repeat(self, action: A) -> bool:
+        """Whether the same seat could take this action again right after taking it (False only where the rules
+        never allow that; a table then works out no repeat button such as 'take pig x3' for it)."""
+        ...
+
     def playout_weights(self, state: S, seat: int, legal: list[A]) -> list[float] | None:
         """Relative weights for a random play-out's choice among legal (None: uniform).
 

@@ -100,6 +100,10 @@ class WordsGame(Generic[S, W]):
         """Apply options[index] in place (options being this seat's legal actions now)."""
         return self._carry_out(state, seat, options[index])
 
+    def may_repeat(self, action: W) -> bool:
+        """Any action may come again unless the game says otherwise."""
+        return True
+
     def format(self, action: W) -> str:
         """The canonical notation: the action's words."""
         return str(action)

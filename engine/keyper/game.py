@@ -175,6 +175,10 @@ class KeyperGame:
         """Whether the game has ended."""
         return state.phase == "game_over"
 
+    def may_repeat(self, action: Action) -> bool:
+        """No hint: the table tries each answer to see whether it comes again."""
+        return True
+
     def is_undo_barrier(self, before: State, after: State) -> bool:
         """A tile or boat draw, a fair turned face up, or secret displays revealed: no undo past it."""
         pairs = zip(after.players, before.players, strict=True)

@@ -34,6 +34,8 @@ from engine.words import WordsGame, match_words
 
 RULE_END = "rules: The winner"
 
+NEVER_TWICE = frozenset({"worker", "order", "start", "laws"})  # verbs the same seat cannot take twice in a row
+
 
 class KeythedralGame(WordsGame[KState, Act]):
     """The Keythedral engine: pure functions over KState, named as in engine.core.Game."""
@@ -148,6 +150,11 @@ class KeythedralGame(WordsGame[KState, Act]):
     def is_over(self, state: KState) -> bool:
         """Whether the game has ended."""
         return state.phase == "over"
+
+    def may_repeat(self, action: Act) -> bool:
+        """Never twice in a row: a worker on a field (the field is then taken), a work-order number or a start
+        colour (each chosen once), opening one's law cards (then the seat picks among them or goes back)."""
+        return action.verb not in NEVER_TWICE
 
     def is_undo_barrier(self, before: KState, after: KState) -> bool:
         """A random draw or a reveal: a field tile drawn, tiles turned up, a law card taken, the generator used."""

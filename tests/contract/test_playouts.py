@@ -98,6 +98,16 @@ class Invariants:
                     assert game.parse(state, d.seat, text, answers) == action, f"'{text}' among the legal actions"
             if d.must:
                 assert game.view(state, d.seat, answers) == game.view(state, d.seat), "the view given the legal list"
+                self.check_never_twice(state, d.seat, answers)
+
+    def check_never_twice(self, state: Any, seat: int, legal: list[Any]) -> None:
+        """An action the game says may not repeat is not among the seat's legal actions right after it."""
+        game = self.game
+        for index, action in enumerate(legal):
+            if not game.may_repeat(action):
+                after = clone(state)
+                game.apply_choice(after, seat, legal, index)
+                assert action not in game.legal_actions(after, seat), f"'{game.format(action)}' came again"
                 assert game.public_notation(action)
 
     def check_refusal(self, state: Any, seat: int, action: Any) -> None:

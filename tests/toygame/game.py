@@ -286,6 +286,10 @@ class TokensGame:
         """Whether the game has ended."""
         return state.phase == "over"
 
+    def may_repeat(self, action: Action) -> bool:
+        """No hint: the table tries each answer to see whether it comes again."""
+        return True
+
     def is_undo_barrier(self, before: TokensState, after: TokensState) -> bool:
         """A draw (the deck changed) or a reveal (a round's picks shown)."""
         return before.deck != after.deck or len(before.revealed) != len(after.revealed) or before.rng != after.rng
