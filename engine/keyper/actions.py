@@ -24,7 +24,7 @@ class PlayKeyple:
     """Play a keyple from the keyp onto a space ('2.pig' on board 2, or 'v3' / 'f1' on one's own plots).
 
     lay: lay the existing keyple on that space down. boat: the boat to put on an empty river.
-    build: a tile from one's hand to build on the (empty) plot the keyple goes to.
+    build: a tile from one's hand to build on the plot the keyple goes to (over the tile there, if any).
     """
 
     colour: str

@@ -225,11 +225,13 @@ def _play_keyple(state: State, seat: int, action: PlayKeyple, events: list[Event
 
 
 def _build_by_keyple(state: State, seat: int, action: PlayKeyple, ref: SpaceRef, events: list[Event]) -> None:
-    """Place a tile on an empty plot and a keyple on it: the keyple's one action builds it (p.13 note 4 v)."""
+    """Place a tile on a plot, over any tile there, with a keyple on it: the keyple's one action builds it (p.13
+    note 4 v, K-27). A keyple already on the old tile goes onto the new one, beside this one (p.16)."""
     assert action.build is not None
+    beside = ", beside the keyple on the old tile, which moves onto the new one" if keyples_on(state, seat, ref) else ""
     put_keyple(state, seat, ref, Keyple(action.colour))
-    events.append(Event(f"{name(state, seat)} plays {a(action.colour)} keyple onto plot {ref.name} to build there.",
-                        seat))
+    events.append(Event(f"{name(state, seat)} plays {a(action.colour)} keyple onto plot {ref.name} to build "
+                        f"there{beside}.", seat))
     items = works.build_cost(state.players[seat], Build(action.build, ref.name), "printed")
     state.payment = Payment(seat, items, "build", ref.name, action.build)
     _settle_payment(state, events)

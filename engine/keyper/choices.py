@@ -115,7 +115,7 @@ def _file(view: dict[str, Any], groups: _Groups, action: Action, text: str) -> s
 
 
 def _file_play(view: dict[str, Any], groups: _Groups, action: PlayKeyple) -> str:
-    """A keyple play: onto a board field, onto one's own plot, or onto an empty plot to build there."""
+    """A keyple play: onto a board field, onto one's own plot, or onto a plot to build there."""
     if action.build:
         plots = groups.builds.setdefault(action.build, [])
         if action.space not in plots:
@@ -222,7 +222,7 @@ def _boat(boat: str, season: str) -> str:
 
 
 def _plot_lines(me: dict[str, Any], groups: _Groups) -> list[str]:
-    """One's own built plots a keyple may work, and the tiles a keyple may build onto an empty plot."""
+    """One's own built plots a keyple may work, and the tiles a keyple may build on a plot directly."""
     lines: list[str] = []
     if groups.plots:
         plots = me.get("plots", {})

@@ -230,18 +230,17 @@ def _occupancy_problem(state: State, seat: int, ref: SpaceRef, action: PlayKeypl
 
 
 def _build_play_problem(state: State, seat: int, action: PlayKeyple, ref: SpaceRef) -> tuple[str, str] | None:
-    """Reasons a keyple cannot be played onto an empty plot to build a tile there (p.13 note 4 v, K-27)."""
+    """Reasons a keyple cannot be played onto a plot to build a tile there, over any tile (p.13 note 4 v, K-27)."""
     assert action.build is not None
     if ref.board is not None:
         return ("A keyple builds a tile directly only on a plot of your own board, e.g. "
                 f"'play {action.colour} v3 build {action.build}'.", BUILD)
-    player = state.players[seat]
-    if ref.name in player.plots:
-        tile = comps().tiles[player.plots[ref.name].tile]
-        return (f"Plot {ref.name} already holds the {tile.name}: a keyple builds directly only on an empty plot "
-                "(ruling K-27); building over a tile needs a build action.", BUILD)
     if action.lay or action.boat:
-        return f"Plot {ref.name} is empty: there is no keyple to lay down and no river for a boat.", BUILD
+        return (f"A keyple that builds does only that: write 'play {action.colour} {ref.name} build {action.build}' "
+                "without a boat or '+lay'.", BUILD)
+    player = state.players[seat]
+    if len(player.plot_keyples.get(ref.name, [])) >= 2:
+        return f"Plot {ref.name} already holds two keyples: a plot takes no third, not even to build over it.", PLAY
     return _tile_problem(player, action.build, ref.name, "printed") or _cost_problem(
         player, Build(action.build, ref.name), "printed")
 

@@ -76,7 +76,7 @@ def _turn(state: State, seat: int) -> list[Action]:
 
 
 def keyple_plays(state: State, seat: int, colours: list[str]) -> list[Action]:
-    """Every space keyples of these colours may be played onto (rulebook pp.4-5)."""
+    """Every space keyples of these colours may be played onto (rulebook pp.4-5), and every direct build."""
     found: list[Action] = []
     boats = free_boats(state)
     for board in state.boards:
@@ -87,8 +87,11 @@ def keyple_plays(state: State, seat: int, colours: list[str]) -> list[Action]:
     player = state.players[seat]
     for plot_id in player.plots:
         found += _plays_onto(colours, plot_id, None, player.plot_keyples.get(plot_id, []), None)
-    builds = works.buildable(state, seat, "printed", empty_only=True)
-    return found + [_play(c, plot, build=tile) for tile, plot, _ in builds for c in colours]
+    # A keyple builds directly wherever a build action could put the tile, over a tile too (p.13 note 4 v, p.15,
+    # K-27), but never as a third keyple on a plot (p.4, 2a).
+    builds = [(tile, plot) for tile, plot, _ in works.buildable(state, seat, "printed")
+              if len(player.plot_keyples.get(plot, [])) < 2]
+    return found + [_play(c, plot, build=tile) for tile, plot in builds for c in colours]
 
 
 @functools.cache

@@ -78,16 +78,16 @@ Placement = tuple[str, str, str | None]  # (tile, plot, waived item)
 def builds(state: State, seat: int, rule: str) -> Iterator[Action]:
     """Every build the seat can afford under a rule (p.13 note 4; builder and farm labourer, p.16), one by one: each
     tile's worked out only when the builds before it have been taken."""
-    return (Build(tile, plot, waive) for found in _buildable_by_tile(state, seat, rule, False)
+    return (Build(tile, plot, waive) for found in _buildable_by_tile(state, seat, rule)
             for tile, plot, waive in found)
 
 
-def buildable(state: State, seat: int, rule: str, *, empty_only: bool = False) -> list[Placement]:
-    """builds as (tile, plot, waived item) triples; empty_only: onto empty plots alone, not over a tile."""
-    return [triple for found in _buildable_by_tile(state, seat, rule, empty_only) for triple in found]
+def buildable(state: State, seat: int, rule: str) -> list[Placement]:
+    """builds as (tile, plot, waived item) triples."""
+    return [triple for found in _buildable_by_tile(state, seat, rule) for triple in found]
 
 
-def _buildable_by_tile(state: State, seat: int, rule: str, empty_only: bool) -> Iterator[list[Placement]]:
+def _buildable_by_tile(state: State, seat: int, rule: str) -> Iterator[list[Placement]]:
     """buildable's triples, tile by tile and waived item by waived item (a list each, maybe empty)."""
     player = state.players[seat]
     free = free_plots(player)
@@ -99,7 +99,7 @@ def _buildable_by_tile(state: State, seat: int, rule: str, empty_only: bool) -> 
             continue
         if tile.area not in open_plots:  # a tile goes on a plot of its own area, empty or built only once (p.15)
             open_plots[tile.area] = [p for p in plots_of(tile.area) if (built := player.plots.get(p)) is None
-                                     or (built.under is None and not empty_only)]
+                                     or built.under is None]
         plots = open_plots[tile.area]
         if not plots:
             continue

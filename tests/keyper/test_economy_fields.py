@@ -419,29 +419,6 @@ def test_a_keyple_on_an_overbuilt_tile_stays_on_the_new_tile() -> None:
     assert state.players[0].plots["f1"].tile == "pig_sty"
 
 
-def test_a_keyple_played_onto_an_empty_plot_builds_a_tile_there() -> None:
-    """rulebook p.13 note 4 (v) (ruling K-27): a keyple may go onto an empty plot of the player's own board and
-    build a tile there at its printed cost; the keyple then stands on the new tile and nobody may join."""
-    state = builder_table(wood=1, clay=1)
-    assert "play grey v1 build brickmaker" in legal(state, 0)
-    not_legal(state, 0, "play grey f1 build brickmaker", "play grey v1 build windmill")
-    state, events = play(state, 0, "play grey v1 build brickmaker")
-    assert state.players[0].plots["v1"].tile == "brickmaker"
-    assert [k.colour for k in state.players[0].plot_keyples["v1"]] == ["grey"]
-    assert (have(state, 0, "wood"), have(state, 0, "clay")) == (0, 0)
-    assert not any(t.startswith("Joiners") for t in texts(events)) and GAME.to_act(state) == [1]
-
-
-def test_a_keyple_builds_directly_only_on_an_empty_plot_it_can_pay_for() -> None:
-    """rulebook p.13 note 4 (v) (ruling K-27): the direct build goes onto an empty plot only, and the printed
-    cost must be paid."""
-    state = builder_table(wood=1, clay=1)
-    build(state, 0, "v1", "carpenter")
-    options = legal(state, 0)
-    assert "play grey v1 build brickmaker" not in options and "play grey v2 build brickmaker" in options
-    not_legal(state, 0, "play grey v2 build stonemason")
-
-
 # --- Discount build field (p.12, p.13 note 4; ruling K-20) ---------------------------------------------
 
 

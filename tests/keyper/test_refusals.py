@@ -118,11 +118,18 @@ def test_p16_the_farm_labourer_refuses_a_village_tile_by_name() -> None:
 
 
 def test_p13_a_keyple_building_on_its_plot_says_what_is_wrong() -> None:
-    """rulebook p.13 note 4 (v) and ruling K-27: the plot must be empty and the tile paid for."""
-    state = holding("white", clay=1)
-    build(state, 0, "v3", "brickmaker")
-    assert "already holds the Brickmaker" in refused(state, 0, "play white v3 build carpenter")
-    assert "short of 1 stone and 1 log" in refused(state, 0, "play white v4 build carpenter")
+    """rulebook p.13 note 4 (v), p.15 and p.4 2a (ruling K-27): a direct build may go over a tile, but "Each
+    building tile can only be overbuilt once", a plot holding two keyples takes no third, the keyple does nothing
+    but build, and the tile must be paid for."""
+    state = holding("white", clay=1, wood=1)
+    build(state, 0, "v3", "drainage")
+    state.players[0].plots["v3"] = replace(state.players[0].plots["v3"], under="stonemason")
+    build(state, 0, "v4", "scrapyard", "green", "grey/lying")
+    assert "play white v5 build brickmaker" in legal(state, 0)
+    assert "built over only once" in refused(state, 0, "play white v3 build brickmaker")
+    assert "already holds two keyples" in refused(state, 0, "play white v4 build brickmaker")
+    assert "short of 1 stone" in refused(state, 0, "play white v5 build carpenter")
+    assert "does only that" in refused(state, 0, "play white v5 build brickmaker +lay")
 
 
 # --- Upgrading (p.13 note 5) --------------------------------------------------------------------------------
