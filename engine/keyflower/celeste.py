@@ -61,8 +61,9 @@ def ghost_resolved(state: KfState, ev: list[Event]) -> None:
 
 
 def resolve(state: KfState, ev: list[Event]) -> None:
-    """The last step of a season's bids: an unplayed ghost comes back (not in winter), then Key Celeste goes to its
-    highest bidder: the ghost in spring to autumn, the tile itself in winter (F-41, F-43)."""
+    """The last step of a season, after the boats: an unplayed ghost comes back (not in winter), then Key Celeste
+    goes to its highest bidder, whose workers go into the bag: the ghost in spring to autumn, the tile itself in
+    winter (module sheet, End of the season; F-41, F-43)."""
     if not on_table(state):
         return
     if state.ghost_holder is not None and state.season < 3:

@@ -23,8 +23,7 @@ from engine.core import (
     clone,
 )
 from engine.keyflower import apply as apply_mod
-from engine.keyflower import celeste, final, flow, keymelequin
-from engine.keyflower import keyples as kp
+from engine.keyflower import celeste, explain, final, flow, keymelequin
 from engine.keyflower.actions import Act, read
 from engine.keyflower.legal import legal, to_act
 from engine.keyflower.refusals import why_not
@@ -69,16 +68,16 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         return [Decision(s, TURN, key, what, True, None, public, secret=False) for s in seats]
 
     def _phrase(self, state: KfState) -> str:
-        """What is being decided (a count says what for)."""
+        """What is being decided, as everyone may read it (a count says what for; the colour or the keyples taken
+        from behind the screen stay there until the workers are placed, F-7)."""
         p = state.pending
         if p and p["kind"] == "count":
-            what = "top up the moved group" if "from" in p else f"{p['what']} on {p['loc']} ({p['colour']})"
+            what = "top up the moved group" if "from" in p else f"{p['what']} on {p['loc']}"
             return f"say how many workers to {what}"
-        if p and p["kind"] == "mix":  # a group built one worker at a time: where, what so far, how many in all
-            group = mix_group(state, p)
+        if p and p["kind"] == "mix":  # a group built one worker at a time: where, how many in all
             need = needed(state, int(p["seat"]), p["loc"], p.get("what", "use"))
             where = f"{'bid on' if p.get('what') == 'bid' else 'use of'} {p['loc']}"
-            return f"add workers to the {where} ({kp.words(group)} so far; {need} or more in all)"
+            return f"add workers to the {where} ({need} or more in all)"
         return PHRASES[p["kind"]] if p else PHRASES.get(state.phase, "decide")
 
     def to_act(self, state: KfState) -> list[int]:
@@ -106,10 +105,10 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         return check_by_applying(self, state, seat, action)
 
     def judge(self, state: KfState, seat: int, action: Act, after: KfState, events: list[Event]) -> Verdict:
-        """The verdict on a legal action tried: what the seat sees happen, or only that something is drawn."""
-        if self.is_undo_barrier(state, after):
-            return Verdict(True, f"'{action}' is legal.", "reference", ("Then something hidden is drawn.",))
-        return Verdict(True, f"'{action}' is legal.", "reference", tuple(e.text for e in events if e.visible_to(seat)))
+        """The verdict on a legal action tried: what the move gets, costs and changes, in the seat's knowledge, and
+        what follows; past a draw or a reveal only that something hidden comes (engine.keyflower.explain)."""
+        rule = explain.RULES.get(action.verb, "reference")
+        return Verdict(True, f"'{action}' is legal.", rule, explain.outcome(state, seat, action, after, events))
 
     def _require_legal(self, state: KfState, seat: int, action: Act) -> None:
         """Raise IllegalAction when the action is not among the seat's legal actions."""
@@ -143,7 +142,7 @@ class KeyflowerGame(WordsGame[KfState, Act]):
             "screens": [sum(w.values()) for w in state.workers], "skills_held": [sum(k.values()) for k in state.skills],
             "winter_in_hand": [len(h) for h in state.winter_hand], "won": [list(w) for w in state.won],
             "stacks": {"summer": len(state.summer_stack), "autumn": len(state.autumn_stack)},
-            "passes": state.passes, "picking": list(state.picking), "pending": _pending_view(state),
+            "passes": state.passes, "picking": list(state.picking), "pending": _pending_view(state, seat),
             "modules": {"keymelequin": keymelequin.replaced(state), "key_celeste": celeste.chosen(state)},
         }
         if celeste.chosen(state):  # who owns the ghost is public (F-38)
@@ -185,11 +184,17 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         return found or action
 
     def public_notation(self, action: Act) -> str:
-        """A winter tile chosen stays secret until revealed."""
+        """The step as the table sees it: a winter tile chosen stays secret until revealed; the colour (or Sven,
+        Paulo, a mix) a bid or use starts with, and the keyples added to a group, stay behind the screen until
+        the workers are placed, which the events then tell; a skill handed in goes face down (F-7)."""
         if action.verb == "winter":  # shown when all have chosen
             return "winter (secret)"
         if action.verb == "pay" and action.args[0] in SKILL_KINDS:  # a skill goes face down (F-7)
             return "pay (a skill)"
+        if action.verb in ("bid", "use") and len(action.args) > 1:  # the workers are still in the player's hand
+            return f"{action.verb} {action.args[0]}"
+        if action.verb == "add":  # a keyple added to a group still being built behind the screen
+            return "add (secret)"
         return str(action)
 
     def to_json(self, state: KfState) -> JSON:
@@ -251,13 +256,18 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         return new
 
 
-def _pending_view(state: KfState) -> JSON | None:
-    """An action under way, as everyone may see it (a transport's steps and upgrades left, a count asked)."""
+def _pending_view(state: KfState, viewer: int | None) -> JSON | None:
+    """An action under way, as the viewer may see it: for everyone a transport's steps and upgrades left, a count
+    asked, where; the colour only of a moved group, which is on the table. Its owner also sees the colour chosen
+    and the keyples gathered so far, still behind the screen (F-7)."""
     p = state.pending
     if not p:
         return None
-    shown: JSON = {k: p[k] for k in ("kind", "seat", "what", "loc", "colour", "steps", "upgrades", "left", "from")
-                   if k in p}
+    shown: JSON = {k: p[k] for k in ("kind", "seat", "what", "loc", "steps", "upgrades", "left", "from") if k in p}
+    if "colour" in p and ("from" in p or viewer == p["seat"]):
+        shown["colour"] = p["colour"]
+    if p["kind"] == "mix" and viewer == p["seat"]:
+        shown["group"] = mix_group(state, p)
     return shown
 
 

@@ -4,7 +4,7 @@ tiles, resources, skills and keyple colours.
 `describe(name)` answers a tile by id or printed name (`timber-yard`, "Timber Yard", `home-3`, "Home tile 3",
 `summerboat-2a`, `2a`), a boat (`sea-bastion`, "Sea Breeze"), a turn-order tile (`order-2`), a resource (`gold`),
 a skill (`pick`, "pick axe"), a keyple colour (`green`, "purple keyple") or a piece of the two modules (Sven, Paulo,
-the Keymelequin boat, Key Celeste, the ghost; rulings F-27 to F-43), case-insensitively, with spaces, hyphens and
+the Keymelequin boat, Key Celeste, the ghost; rulings F-27 to F-44), case-insensitively, with spaces, hyphens and
 underscores alike; anything else gives None, so the sections of docs/rules/keyflower.md get their turn.
 Each description is Keywood's own wording, shows every face (its use, upgrade cost and points), marks each value
 Keywood had to make up "(reconstructed)" (ruling F-2), cites the reference section or ruling, and ends with a
@@ -69,7 +69,8 @@ POWERS: dict[str, tuple[str, str, str]] = {
     "1a": ("+2 workers with each boat",
            "each time you take a boat's load after summer and autumn, 2 more workers come to you from the bag; "
            "after winter, as you take your boat tile, 2 workers come too, while nobody else gets any. They are "
-           "drawn once the season's winning bids are back in the bag",
+           "drawn once every boat is taken and all the season's winning bids, Key Celeste's too, are back in the "
+           "bag",
            "F-16"),
     "1b": ("+1 green with each boat",
            "whenever you take a boat's load at the end of summer and autumn, and when you take your boat tile at "
@@ -96,8 +97,8 @@ POWERS: dict[str, tuple[str, str, str]] = {
            "against another player's blue, red or yellow bid on a season tile (not a green bid, not a turn-order "
            "tile) you may counter-bid in a different colour, green included, all one colour and still more "
            "workers than the highest bid. Your workers lie flat and set the tile's colour only once no standing "
-           "worker is left there",
-           "F-10, F-26"),
+           "worker is left there. A bid of Paulo may still be green, so it is not countered this way (F-44)",
+           "F-10, F-26, F-44"),
     "4b": ("use with any colours",
            "on a tile someone has already bid on or used this season you may use it with workers of any colours, "
            "even mixed, greens included; the off-colour workers lie flat, still count toward the six, and your "
@@ -628,7 +629,8 @@ def celeste_text() -> str:
     mark = f" {MARK}" if own else ""
     lines = ["**Key Celeste** (`key-celeste`, module tile): beside the highest turn-order tile in use, bid for like "
              "a turn-order tile (`bid key-celeste red`, `count 2`) but never used and giving no place in the boat "
-             "order; settled last, after the turn-order tiles and before the boats are picked (F-41).",
+             "order; settled last of all, once the turn-order tiles are dealt with and every boat is picked, its "
+             "winning bid standing beside it until then (F-41).",
              "In spring, summer and autumn its winner takes the ghost; in winter the tile itself.",
              f"In a village: {plural(points, 'point')}, {ghost} more with the ghost. The purple keyple may stand "
              f"in for the ghost, or add a further {ghost} beside it, and then counts as nothing else (F-20, F-42). "

@@ -15,7 +15,7 @@ from engine.keyflower import village as vg
 from engine.keyflower.actions import Act, act
 from engine.keyflower.components import COMPONENTS
 from engine.keyflower.flow import SEASONS, seats_from, tile
-from engine.keyflower.state import KfState
+from engine.keyflower.state import Json, KfState
 from engine.keyflower.turns import biddable
 
 
@@ -72,21 +72,20 @@ def _users_to(state: KfState, loc: str, seat: int | None) -> None:
 
 
 def _turn_order(state: KfState, ev: list[Event]) -> None:
-    """Step 5: turn-order winners pick in number order, then the others clockwise from the new start player."""
+    """Step 5: turn-order winners pick in number order, then the others clockwise from the new start player. The
+    winning bids for the turn-order tiles and Key Celeste stay beside them until every boat is taken."""
     winners: list[int] = []
     new_start: int | None = None
     for number in state.order_tiles:
-        loc = pl.order_loc(number)
-        top = pl.highest(state, loc)
+        top = pl.highest(state, pl.order_loc(number))
         if top is None:
             continue
-        sup.add(state.bag, pl.bid_group(pl.peek(state, loc)["bids"][str(top[0])]))
         if top[0] not in winners:
             winners.append(top[0])
         if has_start_icon(number, state.n):
             new_start = top[0]
         if state.season == 3:
-            state.won[top[0]].append(loc)
+            state.won[top[0]].append(pl.order_loc(number))
     first = state.start if new_start is None else new_start
     rest = [s for s in seats_from(state, first) if s not in winners]
     state.picking = winners + rest
@@ -94,11 +93,21 @@ def _turn_order(state: KfState, ev: list[Event]) -> None:
         state.start = new_start
         ev.append(Event(f"{state.names[new_start]} won the start-player tile and takes the purple keyple.",
                         new_start))
-    celeste.resolve(state, ev)  # Key Celeste is resolved last (module sheet "End of the season")
-    state.places = {}  # every bid and use of the season has been settled
+    state.places = _winning_bids(state, biddable(state))  # the rest of the season's bids and uses are settled
     state.marker_passes = new_start is None
+    state.after_boats = True
     state.phase = "boats"
     _skip_empty_picks(state, ev)
+
+
+def _winning_bids(state: KfState, locs: list[str]) -> dict[str, Json]:
+    """The winning bid at each of these locations, alone (the losing bids went home in step 1)."""
+    kept: dict[str, Json] = {}
+    for loc in locs:
+        top = pl.highest(state, loc)
+        if top is not None:
+            kept[loc] = {"bids": {str(top[0]): pl.peek(state, loc)["bids"][str(top[0])]}, "uses": []}
+    return kept
 
 
 def after_pick(state: KfState, ev: list[Event]) -> None:
@@ -107,13 +116,46 @@ def after_pick(state: KfState, ev: list[Event]) -> None:
 
 
 def _skip_empty_picks(state: KfState, ev: list[Event]) -> None:
-    """When no boat is left to pick, go on to the villages."""
+    """When no boat is left to pick, the rest of step 5, then the villages."""
     if not [b for b in state.boats if b["taken"] is None] or not state.picking:
-        if state.marker_passes:
-            state.start = (state.start + 1) % state.n
-            state.marker_passes = False
-        state.picking = []
-        _begin_placing(state, ev)
+        _after_boats(state, ev)
+
+
+def _after_boats(state: KfState, ev: list[Event]) -> None:
+    """Step 5 once every boat is taken: the marker passes left if nobody won the start tile (5.a iv); the workers
+    bid for the turn-order tiles go into the bag (5.a v); Key Celeste is dealt with last (module sheet, End of the
+    season; F-41); summer boat 1a's draw, which waits for every winning bid of the round (F-16); then step 6."""
+    if state.marker_passes:
+        state.start = (state.start + 1) % state.n
+        state.marker_passes = False
+    state.picking = []
+    if state.after_boats:
+        state.after_boats = False
+        bids = [pl.bid_group(bid) for number in state.order_tiles
+                for bid in pl.peek(state, pl.order_loc(number))["bids"].values()]
+        for group in bids:
+            sup.add(state.bag, group)
+        if bids:
+            ev.append(Event("The workers bid for the turn-order tiles go into the bag."))
+        celeste.resolve(state, ev)
+        _boat_1a(state, ev)
+    state.places = {}
+    _begin_placing(state, ev)
+
+
+def _boat_1a(state: KfState, ev: list[Event]) -> None:
+    """Summer boat 1a: its owner, having taken a boat, draws 2 workers from the bag, once every winning bid of the
+    round is in it (reference §9.4, F-16, F-17)."""
+    for seat in range(state.n):
+        if "1a" in tr.powers(state, seat) and any(b["taken"] == seat for b in state.boats):
+            rng = Rng(state.rng)
+            drawn = sup.draw(state.bag, rng, 2)
+            state.rng = rng.state
+            sup.add(state.workers[seat], drawn)
+            count = sup.count_words(kp.size(drawn), "worker")
+            ev.append(Event(f"{state.names[seat]} draws {count} from the bag (summer boat 1a).", seat))
+            if drawn:
+                ev.append(Event(f"Behind your screen: {kp.words(drawn)}.", seat, (seat,)))
 
 
 def boat_actions(state: KfState, seat: int) -> list[Act]:
@@ -134,14 +176,10 @@ def _pick_boat(state: KfState, seat: int, boat_id: str, ev: list[Event]) -> None
     boat = next(b for b in state.boats if b["id"] == boat_id)
     boat["taken"] = seat
     state.picking.remove(seat)
-    rng = Rng(state.rng)
-    powers = tr.powers(state, seat)
-    extra = sup.draw(state.bag, rng, 2) if "1a" in powers else {}
-    if "1b" in powers and state.greens:
+    if "1b" in tr.powers(state, seat) and state.greens:  # a green, in plain view (summer boat 1a draws later)
         state.greens -= 1
-        extra["green"] = extra.get("green", 0) + 1
-    state.rng = rng.state
-    sup.add(state.workers[seat], extra)
+        sup.add(state.workers[seat], {"green": 1})
+        ev.append(Event(f"{state.names[seat]} takes a green worker from the supply (summer boat 1b).", seat))
     name = flow.boat_tile(boat_id).name
     if state.season == 3:
         state.won[seat].append(boat_id)
@@ -255,9 +293,10 @@ def choose_winter(state: KfState, seat: int, action: Act, ev: list[Event]) -> No
 
 
 def _reveal_winter(state: KfState, ev: list[Event]) -> None:
-    """Every chosen winter tile goes up for auction, shuffled (reference §3.1)."""
+    """Every chosen winter tile goes up for auction, shuffled (reference §3.1). The pile is sorted before the
+    shuffle, so the layout depends only on which tiles were put in, never on who put in which (F-9)."""
     rng = Rng(state.rng)
-    tiles = [t for s in range(state.n) for t in state.winter_played[s]]
+    tiles = sorted(t for played in state.winter_played for t in played)
     rng.shuffle(tiles)
     state.rng = rng.state
     state.auction = tiles

@@ -52,6 +52,8 @@ class KfState:
     won: list[list[str]] = field(default_factory=list)  # tiles each seat places in its village
     picking: list[int] = field(default_factory=list)  # seats still to pick a boat, in order
     marker_passes: bool = False  # nobody won the start-player tile: the marker passes left after the boats
+    after_boats: bool = False  # the turn-order bids, Key Celeste and boat 1a's draw still follow the boats (False in
+    # a state stored before they moved there, which had settled them when the boats began)
     pending: Json | None = None
     # Key Celeste (public, F-38): who owns the ghost, where it was played this season, whether it left the game
     ghost_holder: int | None = None

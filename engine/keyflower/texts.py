@@ -414,6 +414,18 @@ def winter_now(key: str, workers: Mapping[str, int], skills: Mapping[str, int],
     return 0
 
 
+def _under_way(view: View, seat: int) -> str | None:
+    """The seat's own bid or use being made, as only it sees it: the colour chosen, or the keyples gathered so far
+    (the view's `pending`; the others see neither until the workers are placed, F-7)."""
+    pending: Mapping[str, Any] = view.get("pending") or {}
+    if pending.get("seat") != seat or pending.get("kind") not in ("count", "mix"):
+        return None
+    where = f"{'bid on' if pending.get('what') == 'bid' else 'use of'} {pending.get('loc')}"
+    if pending.get("kind") == "mix":
+        return f"Under way, your {where}: {keyples_text(pending.get('group') or {})} so far."
+    return f"Under way, your {where} with {pending.get('colour')}: say how many."
+
+
 def hand(view: View, seat: int) -> str:
     """What one seat holds behind its screen: workers by colour, skills by kind, winter tiles with what each
     scores (and would score now on its own), the purple keyple, the moves open now."""
@@ -440,6 +452,9 @@ def hand(view: View, seat: int) -> str:
                          f"hold now: {plural(now, 'point')}.")
     else:
         lines.append("Winter tiles in hand: none.")
+    under_way = _under_way(view, seat)
+    if under_way:
+        lines.append(under_way)
     if view.get("phase") == "winter-choice" and seat not in (view.get("to_act") or []):
         lines.append("You have chosen your winter tiles; they are shown when everyone has chosen.")
     if any(workers.get(w) for w in kp.WILD):

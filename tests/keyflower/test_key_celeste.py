@@ -89,6 +89,12 @@ def index(events: list[str], words: str) -> int:
     return found[0]
 
 
+def settle(state: KfState) -> list[str]:
+    """Everyone passes, then the boats are picked (the first offered each time): the end of the season up to the
+    villages, Key Celeste resolved last; the texts of its events."""
+    return [e.text for e in all_pass(state) + pick_first_boats(state)]
+
+
 def winter_village(players: int = 3) -> KfState:
     """Winter's turns: nothing up for auction, Key Celeste already out of the bidding, Ana (0) bids 1 red for the
     start-player tile so that she holds the purple keyple at the end."""
@@ -161,7 +167,7 @@ def test_in_spring_the_winner_takes_the_ghost_not_the_tile() -> None:
     ghost behind their screen, not the tile."""
     state = scene(0)
     bid(state, 1, "key-celeste", "red", 2)
-    all_pass(state)
+    settle(state)
     assert state.ghost_holder == 1
     assert "key-celeste" not in state.won[1] and celeste.on_table(state)
 
@@ -169,10 +175,11 @@ def test_in_spring_the_winner_takes_the_ghost_not_the_tile() -> None:
 def test_key_celestes_winning_workers_go_into_the_bag() -> None:
     """F-41: the winning workers for Key Celeste go into the bag, like a turn-order tile's."""
     state = scene(0)
+    bid(state, 0, "alehouse", "blue", 1)  # a tile to place: the season stops before the next boats are loaded
     bid(state, 1, "key-celeste", "red", 2)
     bid(state, 2, "key-celeste", "red", 3)
     before = dict(state.bag)
-    all_pass(state)
+    settle(state)
     assert state.bag["red"] == before.get("red", 0) + 3
     assert state.workers[1]["red"] == 4  # the losing bid came home
 
@@ -324,22 +331,32 @@ def test_the_end_of_a_season_with_the_ghost_follows_the_sheets_order() -> None:
     bid(state, 2, "order-2", "blue", 1)
     bid(state, 1, "key-celeste", "yellow", 1)
     bid(state, 2, "woodcutter", "yellow", 1)
-    events = [e.text for e in all_pass(state)]
+    events = settle(state)
     claimed = index(events, "Ben wins Alehouse: the ghost won it")
-    assert claimed < index(events, "The ghost goes back onto Key Celeste") < index(events, "Ben wins Key Celeste")
-    assert index(events, "Cleo wins Woodcutter") < index(events, "Ben wins Key Celeste")
+    assert claimed < index(events, "The ghost goes back onto Key Celeste") < index(events, "won the start-player tile")
+    assert index(events, "Cleo wins Woodcutter") < index(events, "won the start-player tile")
+    assert index(events, "won the start-player tile") < index(events, "boat's") < index(events, "Ben wins Key Celeste")
     assert state.workers[2]["red"] == 3  # Cleo's losing bid came home
     assert state.start == 2 and state.ghost_holder == 1
 
 
 def test_the_turn_order_tiles_are_settled_before_key_celeste() -> None:
-    """Module sheet, End of the season: secondly the turn-order tiles, finally Key Celeste (F-41: settled last,
-    after the turn-order tiles): the start-player tile is announced before Key Celeste's winner."""
+    """Module sheet, End of the season: "Secondly, deal with the turn order tiles in order. ... Finally, deal with
+    the Key Celeste tile" (F-41): the start-player tile is settled and every boat is picked before Key Celeste's
+    winner is known; until then Ben's winning bid stays beside Key Celeste in everyone's view."""
     state = scene()
     bid(state, 2, "order-2", "blue", 1)
     bid(state, 1, "key-celeste", "yellow", 1)
+    bid(state, 0, "key-celeste", "yellow", 2)
+    bid(state, 1, "key-celeste", "yellow", 3)
     events = [e.text for e in all_pass(state)]
-    assert index(events, "won the start-player tile") < index(events, "wins Key Celeste")
+    assert "wins Key Celeste" not in " | ".join(events) and state.phase == "boats"
+    assert GAME.view(state, None)["places"]["key-celeste"] == {"bids": {"1": ["yellow", 4, False]}, "uses": []}
+    assert state.workers[0]["yellow"] == 4  # Ana's losing bid came home first
+    picks = [e.text for e in pick_first_boats(state)]
+    boats = [i for i, text in enumerate(picks) if "boat's" in text]
+    assert len(boats) == 3 and max(boats) < index(picks, "Ben wins Key Celeste")
+    assert index(events, "won the start-player tile") >= 0 and state.places == {}
 
 
 def test_an_unplayed_ghost_goes_back_just_before_key_celeste_is_settled() -> None:
@@ -348,8 +365,9 @@ def test_an_unplayed_ghost_goes_back_just_before_key_celeste_is_settled() -> Non
     state = scene()
     state.ghost_holder = 0
     bid(state, 1, "key-celeste", "blue", 1)
-    events = [e.text for e in all_pass(state)]
-    assert index(events, "Ana's unplayed ghost goes back") < index(events, "Ben wins Key Celeste")
+    events = settle(state)
+    last_boat = max(i for i, text in enumerate(events) if "boat's" in text)
+    assert last_boat < index(events, "Ana's unplayed ghost goes back") < index(events, "Ben wins Key Celeste")
     assert state.ghost_holder == 1
 
 
@@ -358,7 +376,7 @@ def test_with_no_bid_for_key_celeste_the_ghost_waits_on_it() -> None:
     stays on the tile for the next season, and nobody holds it."""
     state = scene()
     state.ghost_holder = 0
-    all_pass(state)
+    settle(state)
     assert state.ghost_holder is None and celeste.on_table(state)
     assert "key-celeste" in biddable(state)
 
@@ -374,17 +392,51 @@ def test_key_celeste_gives_no_place_in_the_boat_order() -> None:
     assert state.picking == [0, 1, 2]
 
 
-def test_summer_boat_1a_draws_after_key_celestes_workers_are_in_the_bag() -> None:
-    """F-41 (F-16): Key Celeste is settled before the boats are picked: with an empty bag, Ben's winning 2 green for
-    Key Celeste are what Ana's summer boat 1a draws when she picks."""
-    state = scene()
+@pytest.mark.parametrize("season", [1, 2, 3])
+def test_summer_boat_1a_draws_once_key_celestes_workers_are_in_the_bag(season: int) -> None:
+    """Module sheet, End of the season: "Secondly, deal with the turn order tiles in order. ... Finally, deal with
+    the Key Celeste tile"; boat 1a's workers "are drawn from the bag after all of the workers ... used in winning
+    bids in that round have been placed in the bag" (F-16, F-41). So 1a's draw shows the order: the bag is empty
+    when Ana takes her boat, and stays so while the boats are picked; after the last pick the turn-order bid (Cleo's
+    green) goes in, then Key Celeste is dealt with (Ben's 2 green), and only then Ana draws: 2 of those 3 greens,
+    where a draw as she took her boat would have found nothing. In winter too, with her boat tile."""
+    state = scene(season)
     put_tile(state, 0, "summerboat-1a", "0/-1")
+    screen(state, 0)
     screen(state, 1, green=2)
+    screen(state, 2, green=1)
     bid(state, 1, "key-celeste", "green", 2)
+    bid(state, 2, "order-1", "green", 1)
     state.bag = {}
     all_pass(state)
-    play(state, 0, "boat keyflower")
-    assert state.workers[0].get("green") == 2
+    assert state.picking == [2, 0, 1] and sum(state.bag.values()) == 0
+    play(state, 2, "boat keyflower")
+    play(state, 0, "boat sea-bastion")
+    assert state.workers[0] == {} and sum(state.bag.values()) == 0
+    events = [e.text for e in play(state, 1, "boat sea-breese")]
+    took = index(events, "Ben takes the Sea Breese boat")
+    assert took < index(events, "turn-order tiles go into the bag") < index(events, "Ben wins")
+    assert index(events, "Ben wins") < index(events, "Ana draws 2 workers from the bag (summer boat 1a)")
+    assert state.workers[0] == {"green": 2}
+
+
+def test_a_game_stored_at_the_boats_before_the_sheets_order_keeps_what_was_settled() -> None:
+    """Existing stored games keep working: a state saved while the boats were picked, by the engine that settled
+    Key Celeste (and the turn-order bids, and boat 1a's draw) as the boats began, has no `after_boats` field; its
+    last pick settles none of them a second time: Ben keeps the ghost he won, the bag gains nothing."""
+    state = scene()
+    put_tile(state, 0, "summerboat-1a", "0/-1")
+    bid(state, 0, "alehouse", "red", 1)  # a tile to place: the season stops before the next boats are loaded
+    bid(state, 1, "key-celeste", "blue", 1)
+    all_pass(state)
+    old = GAME.to_json(state)
+    old.update(places={}, ghost_holder=1)  # as the old engine left it: Key Celeste settled, its bid in the bag
+    del old["after_boats"]
+    stored = GAME.from_json(old)
+    bag_before = sum(stored.bag.values())
+    events = texts(pick_first_boats(stored))
+    assert stored.ghost_holder == 1 and "Key Celeste" not in events and "summer boat 1a" not in events
+    assert sum(stored.bag.values()) == bag_before and stored.phase == "place"
 
 
 # --- winter --------------------------------------------------------------------------------------------------------
@@ -437,7 +489,7 @@ def test_an_unplayed_ghost_stays_with_its_holder_after_winter() -> None:
     state.auction = []
     state.ghost_holder = 0
     bid(state, 1, "key-celeste", "blue", 1)
-    all_pass(state)
+    settle(state)
     assert state.ghost_holder == 0 and not state.ghost_out
     assert "key-celeste" in state.won[1]
 
@@ -448,7 +500,7 @@ def test_a_ghost_still_on_key_celeste_in_winter_goes_with_the_tile() -> None:
     state = scene(3)
     state.auction = []
     bid(state, 2, "key-celeste", "blue", 1)
-    all_pass(state)
+    settle(state)
     assert state.ghost_holder == 2 and "key-celeste" in state.won[2]
 
 
@@ -456,7 +508,7 @@ def test_unbid_in_winter_key_celeste_leaves_the_game() -> None:
     """F-41 (F-16): with no bid in winter the tile leaves the game, and a ghost on it with it."""
     state = scene(3)
     state.auction = []
-    all_pass(state)
+    settle(state)
     assert not celeste.on_table(state) and state.ghost_out
     assert not [w for w in state.won if "key-celeste" in w]
 

@@ -510,6 +510,41 @@ def test_a_group_with_sven_is_never_laid_flat_by_boat_4a() -> None:
         play(state, 0, "bid alehouse sven")
 
 
+def test_boat_4a_does_not_counter_a_bid_of_paulo_alone_off_his_colours() -> None:
+    """F-44. Boat 4a: "If another player has bid for a village tile using blue, red or yellow (but not green)
+    workers, then the owner of this boat may counter bid using a different colour"; the module sheet: Sven "counts
+    as either a single blue or a single yellow keyple", and "Paulo acts in the same way except Paulo's colours are
+    green and red". Ben's bid of Paulo alone may still be green, so Ana's boat 4a breaks nothing there: no blue or
+    yellow counter-bid, flat or standing. She may counter in red or green, which fit him; her red stands and
+    settles the tile as red (Paulo's bid then counts as red)."""
+    state = scene(season=1)
+    put_tile(state, 0, "summerboat-4a", "0/-1")
+    give_wild(state, 1, "paulo")
+    group(state, 1, "bid alehouse paulo")
+    assert bid_at(state, "alehouse", 1) == ("red/green", 1)
+    assert at(state, 0, "alehouse") == {"red", "green"}
+    for colour in ("blue", "yellow"):
+        state.turn = 0
+        with pytest.raises(IllegalAction):
+            play(state, 0, f"bid alehouse {colour}")
+    bid(state, 0, "alehouse", "red", 2)
+    assert pl.peek(state, "alehouse")["bids"]["0"] == ["red", 2, False]
+    assert pl.identity(state, "alehouse") == {"red"}
+
+
+def test_boat_4a_counters_a_bid_of_sven_alone_like_a_blue_or_yellow_one() -> None:
+    """F-44, beside it: Sven alone can only be blue or yellow, never green, so boat 4a counters him as it counters a
+    blue or yellow bid (F-26): Ana's 2 red lie flat, and the tile stays blue or yellow for everyone else."""
+    state = scene(season=1)
+    put_tile(state, 0, "summerboat-4a", "0/-1")
+    give_wild(state, 1, "sven")
+    group(state, 1, "bid alehouse sven")
+    assert at(state, 0, "alehouse") == {"blue", "yellow", "red", "green"}
+    bid(state, 0, "alehouse", "red", 2)
+    assert pl.peek(state, "alehouse")["bids"]["0"] == ["red", 2, True]
+    assert pl.identity(state, "alehouse") == {"blue", "yellow"}
+
+
 def test_a_use_with_paulo_is_never_laid_flat_by_boat_4b() -> None:
     """F-30 (and F-26): boat 4b lets its owner use a blue-used tile with red, or with mixed colours, lying flat;
     Paulo never lies flat: he is not offered for that use, nor inside a 4b mixed use."""

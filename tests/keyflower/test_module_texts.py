@@ -27,7 +27,7 @@ RULINGS = REPO / "docs" / "rulings.md"
 RUN = 12
 """The length of a word run that counts as copied."""
 
-MODULE_RULINGS = [f"F-{n}" for n in range(27, 44)]
+MODULE_RULINGS = [f"F-{n}" for n in range(27, 45)]
 MODULE_SECTIONS = [
     "Modules: choosing them", "Keymelequin: the boat", "Sven and Paulo", "Keyples with Sven or Paulo",
     "Colour of a tile with Sven or Paulo", "Keymelequin: bidding example", "Keymelequin: production example",
@@ -69,11 +69,11 @@ def sections() -> dict[str, RuleSection]:
 
 
 @pytest.mark.parametrize("ruling", MODULE_RULINGS)
-def test_each_module_ruling_has_question_ruling_and_why(ruling: str) -> None:
+def test_each_module_ruling_has_question_ruling_why_source_and_kind(ruling: str) -> None:
     body = ruling_bodies().get(ruling)
     assert body is not None, f"{ruling} is missing from docs/rulings.md"
     parts = [line.split(":**", 1)[0] for line in body.splitlines() if line.startswith("- **")]
-    assert parts == ["- **Question", "- **Ruling", "- **Why"], (ruling, parts)
+    assert parts == ["- **Question", "- **Ruling", "- **Why", "- **Source", "- **Kind"], (ruling, parts)
     why = body[body.index("- **Why:**"):]
     assert re.search(r"module sheet|reference §1[02]", why), ruling
 

@@ -27,6 +27,7 @@ from tests.keyflower.scene import (
     keyples_of,
     module_game,
     offered,
+    pick_first_boats,
     play,
 )
 from tests.keyflower.test_bidding import four_tiles_and_full_screens
@@ -73,11 +74,15 @@ def test_sven_in_the_winning_bid_for_key_celeste_goes_into_the_bag() -> None:
     give_wild(state, 1, "sven")
     group(state, 1, "bid key-celeste sven", "yellow")
     assert bid_at(state, "key-celeste", 1) == ("blue/yellow", 2)
+    state.turn = 0
+    play(state, 0, "bid alehouse red")  # a tile to place: the season stops before the next boats are loaded
+    play(state, 0, "count 1")
     before = dict(state.bag)
     all_pass(state)
+    pick_first_boats(state)  # Key Celeste is resolved after the boats (module sheet, End of the season)
     assert state.ghost_holder == 1
     assert state.bag.get("sven", 0) == before.get("sven", 0) + 1
-    assert state.bag["yellow"] == before["yellow"] + 1
+    assert state.bag["yellow"] == before["yellow"] + 1 and state.phase == "place"
 
 
 def _check(state: KfState, seat: int, action: Any, seen: set[str]) -> None:

@@ -283,16 +283,21 @@ def test_the_boat_picked_gives_its_workers_and_skills() -> None:
     assert "boat sea-breese" not in legal(state, GAME.to_act(state)[0])
 
 
-def test_winning_turn_order_bids_go_into_the_bag_before_the_boats() -> None:
-    """§7 step 5, F-16: the workers bid on turn-order tiles go into the bag (Keywood puts them in before the
-    boats are chosen)."""
+def test_winning_turn_order_bids_go_into_the_bag_once_the_boats_are_taken() -> None:
+    """§7 step 5 a, F-16: the boats are chosen (i, ii), then "v. Place the workers used in the bids for the turn
+    order tiles into the bag": while the boats are picked the winning bids still stand beside their turn-order
+    tiles; after the last pick they go into the bag (Cleo's Alehouse bid went in at step 3)."""
     state = scene(3)
     bid(state, 0, "order-1", "yellow", 2)
     bid(state, 1, "order-2", "red", 1)
+    bid(state, 2, "alehouse", "blue", 1)
     before = bag(state)
     all_pass(state)
-    assert state.phase == "boats"
-    assert delta(before, bag(state)) == {"yellow": 2, "red": 1}
+    assert state.phase == "boats" and delta(before, bag(state)) == {"blue": 1}
+    assert set(GAME.view(state, None)["places"]) == {"order-1", "order-2"}
+    events = texts(pick_first_boats(state))
+    assert state.phase == "place" and delta(before, bag(state)) == {"blue": 1, "yellow": 2, "red": 1}
+    assert events.rindex("boat's") < events.index("turn-order tiles go into the bag")
 
 
 def test_turn_order_tiles_stay_on_the_table_before_winter() -> None:
@@ -311,8 +316,9 @@ def test_turn_order_tiles_stay_on_the_table_before_winter() -> None:
 @pytest.mark.parametrize(("power", "extra"), [("1a", {"red": 2}), ("1b", {"green": 1})])
 def test_summer_boat_1a_or_1b_adds_to_that_summers_boat_pick(power: str, extra: dict[str, int]) -> None:
     """F-17, §9.4: boat 1a (2 workers from the bag) and 1b (1 green) work from the moment the tile is won, in
-    step 3, so already at that summer's boat choice; 1a draws after the winning bids went into the bag: with an
-    empty bag, it draws the two reds just bid."""
+    step 3, so already at that summer's boats; 1a's workers "are drawn from the bag after all of the workers ...
+    used in winning bids in that round have been placed in the bag" (F-16): with an empty bag, it draws the two
+    reds just bid."""
     tile = f"summerboat-{power}"
     state = scene(3, season=1, tiles=(tile, "tavern", "brewer"))
     bid(state, 0, tile, "red", 2)
@@ -320,9 +326,7 @@ def test_summer_boat_1a_or_1b_adds_to_that_summers_boat_pick(power: str, extra: 
     greens = state.greens
     all_pass(state)
     assert bag(state) == {"red": 2}
-    while 0 in state.picking:
-        seat = GAME.to_act(state)[0]
-        play(state, seat, legal(state, seat)[0])
+    pick_first_boats(state)
     got = delta({"blue": 4, "red": 2, "yellow": 4}, held(state, 0))
     boat = next(b["id"] for b in state.boats if b["taken"] == 0)
     blue = [b["id"] for b in GAME.view(state, None)["boats"]].index(boat) + 1
@@ -331,18 +335,22 @@ def test_summer_boat_1a_or_1b_adds_to_that_summers_boat_pick(power: str, extra: 
 
 
 def test_summer_boat_1a_gives_nothing_to_others() -> None:
-    """§9.4: the power belongs to the owner only."""
+    """§9.4: the power belongs to the owner only; its two workers come once every boat is taken (F-16), after
+    everyone, the owner included, has taken just the load."""
     state = scene(3, season=1, tiles=("summerboat-1a", "tavern"))
     bid(state, 0, "summerboat-1a", "red", 1)
     all_pass(state)
+    before = [sum(w.values()) for w in state.workers]
+    loads = [0, 0, 0]
     while state.phase == "boats":
         seat = GAME.to_act(state)[0]
-        before = sum(state.workers[seat].values())
         boat = legal(state, seat)[0].split()[1]
-        load = sum(next(b for b in state.boats if b["id"] == boat)["workers"].values())
-        play(state, seat, f"boat {boat}")
-        got = sum(state.workers[seat].values()) - before
-        assert got == load + (2 if seat == 0 else 0)
+        loads[seat] = sum(next(b for b in state.boats if b["id"] == boat)["workers"].values())
+        last = texts(play(state, seat, f"boat {boat}"))
+        if state.phase == "boats":
+            assert sum(state.workers[seat].values()) - before[seat] == loads[seat]
+    assert [sum(w.values()) - b for w, b in zip(state.workers, before, strict=True)] == [loads[0] + 2, *loads[1:]]
+    assert "Ana draws 2 workers from the bag (summer boat 1a)" in last
 
 
 # --- step 6: placing the new tiles (F-18) -----------------------------------------------------------------------

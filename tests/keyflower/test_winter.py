@@ -6,6 +6,7 @@ Most scenes are real games played to winter through GAME with nobody bidding in 
 
 from __future__ import annotations
 
+import copy
 import itertools
 
 import pytest
@@ -129,6 +130,24 @@ def test_the_chosen_tiles_are_shuffled_with_any_player_count(players: int) -> No
         in_seat_order.append(state.auction == [t for c in chosen for t in c])
         assert sorted(state.auction) == sorted(t for c in chosen for t in c)
     assert not all(in_seat_order)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_layout_does_not_depend_on_who_put_in_which_tile(players: int) -> None:
+    """§3.1, F-9: the tiles are shuffled and laid out "so that players do not know which tiles were selected by
+    which player". Two games alike but for whose hand held which winter tile (the same tiles in all, and as many
+    from each seat) lay out the same winter auction, with the same public events and the same public view."""
+    first = to_winter(players)
+    second = copy.deepcopy(first)
+    second.winter_hand = second.winter_hand[1:] + second.winter_hand[:1]  # each hand passed to the seat before
+    seen = []
+    for state in (first, second):
+        events = [e for seat in range(players)
+                  for e in play(state, seat, f"winter {' '.join(sorted(state.winter_hand[seat])[:2])}")]
+        seen.append((texts(events), GAME.view(state, None)))
+    assert first.winter_played != second.winter_played
+    assert seen[0] == seen[1]
+    assert "Winter tiles up for auction" in seen[0][0] and first.auction == second.auction
 
 
 def test_tiles_not_chosen_leave_the_game() -> None:
