@@ -177,7 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--players", type=int, help="how many players, for a new table (default 3; --names sets it)")
     play.add_argument("--names", nargs="+", help="player names, in seat order (they set the number of players)")
     play.add_argument("--db", help="database file or URL (default: config's database_url or keywood.db)")
-    play.add_argument("--seed", type=int)
+    play.add_argument("--seed", type=int, help="the random seed of a new table, for a chosen deal (otherwise "
+                                               "Keywood draws one in secret)")
     play.add_argument("--script", help="a file of 'SEAT: COMMAND' lines to play instead of the keyboard "
                                        "(SEAT: a name, or a seat number from 1)")
     play.add_argument("--keep-going", action="store_true",

@@ -220,7 +220,8 @@ class Console:
         return True
 
     def _say_ignored(self, request: Request, live: Live) -> None:
-        """Tell which of --players, --names, --seed and --game differ from the game being resumed."""
+        """Tell which of --players, --names, --seed and --game differ from the game being resumed (never its seed:
+        everyone at a hot-seat terminal sees what it prints)."""
         names = [who.name for who in live.seated]
         differs = {"players": len(request.names) != len(names), "names": request.names != names,
                    "seed": request.seed != live.seed, "game": request.game != live.game}
@@ -228,7 +229,7 @@ class Console:
                    if option in request.given and differs[option]]
         if ignored:
             title = games.get(live.game).title
-            self.say(f"The {title} game in progress ({', '.join(names)}; seed {live.seed}) goes on, so "
+            self.say(f"The {title} game in progress ({', '.join(names)}) goes on, so "
                      f"{describe.and_list(ignored)} {'is' if len(ignored) == 1 else 'are'} ignored. To deal a new "
                      "game, type `abandon` then `yes` in this one, or use another --db.")
 

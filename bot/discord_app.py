@@ -41,6 +41,8 @@ CANNOT_DM = 50007  # Discord's error code for a user whose DMs are closed to the
 NO_TABLE_IN_DMS = "Open a table in a server channel or thread: a DM holds no game."
 NO_THREAD = ("Keywood cannot open a thread here: it needs the Create Public Threads and Send Messages in Threads "
              "permissions in this channel. Ask a server admin, or run /new without thread to play in this channel.")
+SEED_IS_SECRET = ("Keywood draws every game's seed in secret, so that nobody can work out what is hidden; only the "
+                  "terminal's `keywood play --seed` chooses one.")
 HOW_TO_OPEN_DMS = ("To get your private prompts by DM, allow direct messages from members of this server (the "
                    "server's name → Privacy Settings → Direct Messages). Until then they appear here, behind a "
                    "button only you can open; /hand shows your private view at any time.")
@@ -835,18 +837,24 @@ def _parameters(schema: list[Option]) -> list[inspect.Parameter]:
 
 
 def new_command(bot: Keywood) -> app_commands.Command[Any, Any, None]:
-    """/new, with the game as a choice and every registered option (from the registry's schema) as a parameter."""
+    """/new, with the game as a choice and every registered option (from the registry's schema, less those only the
+    terminal sets) as a parameter; an option it does not offer is refused, saying so."""
     schema = _option_union()
     parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                     annotation=discord.Interaction),
                   inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None),
                   inspect.Parameter("thread", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=False)]
     parameters += _parameters(schema)
+    offered = {p.name for p in parameters[1:]}
 
     async def new(interaction: discord.Interaction[Any], game: str | None = None, thread: bool = False,
                   **values: Any) -> None:
         if interaction.guild_id is None:  # a DM holds no table (nobody else could join it)
             await interaction.response.send_message(NO_TABLE_IN_DMS, ephemeral=True)
+            return
+        unknown = sorted(set(vars(interaction.namespace)) - offered)  # discord.py would drop them unsaid
+        if unknown:  # an old registration of /new (it once took a seed), or a forged interaction
+            await interaction.response.send_message(not_offered(unknown), ephemeral=True)
             return
         options = {k: v for k, v in values.items() if v is not None}
         where = where_of(interaction)
@@ -903,11 +911,18 @@ def settings_command(bot: Keywood) -> app_commands.Command[Any, Any, None]:
     return app_commands.default_permissions(manage_guild=True)(command)
 
 
+def not_offered(names: list[str]) -> str:
+    """Why /new refuses options it does not offer, naming them (a seed is secret on Discord)."""
+    return f"/new has no option {', '.join(names)}; no table was opened." + (
+        f" {SEED_IS_SECRET}" if "seed" in names else "")
+
+
 def _option_union() -> list[Option]:
-    """Every option of every registered game once, integer ranges widened to cover all games."""
+    """Every option of every registered game once, integer ranges widened to cover all games; none that only a
+    local table chooses (the terminal's seed)."""
     found: dict[str, Option] = {}
     for entry in games.all_games():
-        for option in entry.all_options():
+        for option in (o for o in entry.all_options() if not o.local):
             seen = found.get(option.name)
             if seen is not None and option.type is int and seen.min is not None and option.min is not None:
                 option = Option(option.name, int, None, option.description, min(seen.min, option.min),

@@ -3,7 +3,8 @@
 `collect` reads a finished game inside a store transaction and replays its log from the seed, keeping the public
 view after every action (quick). `page` draws the table image of every step and packs everything into one HTML
 file (slow: one image per step), so a caller can end its transaction before drawing. Only public information
-goes in: the public view after each action, the stored public summary of each action, and the final score.
+goes in: the public view after each action, the stored public summary of each action, the final score, and the
+game's seed (secret until the end; with it, anyone can check the deal and the draws).
 
 The page needs no network: images are data: URIs, the style and script are inline. To keep the file small, every
 image is first mapped onto one palette shared by the whole game; a step then stores only the rectangles that
@@ -63,13 +64,15 @@ class Step:
 
 @dataclass(frozen=True)
 class Replay:
-    """Everything public about a finished game that the page shows."""
+    """Everything public about a finished game that the page shows (its seed too: the game is over, and the seed lets
+    anyone check the deal and the draws)."""
 
     game_id: int
     title: str
     players: list[str]
     steps: list[Step]
     scoreboard: Scoreboard
+    seed: int
     render: Callable[[JSON], bytes] | None = None
     render_scoreboard: Callable[[Scoreboard], bytes] | None = None
 
@@ -139,7 +142,7 @@ def collect(tx: Tx, game_id: int) -> Replay:
     if entry.engine.to_json(final) != tx.snapshot(game_id):
         raise ExportError(f"game {game_id}'s log no longer replays to its stored state (`keywood replay "
                           f"{game_id}` says more); nothing was exported")
-    return Replay(game_id, entry.title, [s.name for s in game.seats], steps, _scoreboard(game, final),
+    return Replay(game_id, entry.title, [s.name for s in game.seats], steps, _scoreboard(game, final), row.seed,
                   entry.render, entry.render_scoreboard)
 
 
@@ -382,8 +385,8 @@ def page(replay: Replay, *, render: Callable[[JSON], bytes] | None = None) -> st
                if score_image else "")
     return TEMPLATE.format(
         title=html.escape(title), players=html.escape(describe.and_list(replay.players)),
-        count=len(replay.steps) - 1, last=len(replay.steps) - 1, chapters=options, score_text=html.escape(score_text),
-        score_image=picture, style=STYLE, script=SCRIPT, data=_script_json(data),
+        count=len(replay.steps) - 1, seed=replay.seed, last=len(replay.steps) - 1, chapters=options,
+        score_text=html.escape(score_text), score_image=picture, style=STYLE, script=SCRIPT, data=_script_json(data),
         first_line=html.escape(replay.steps[0].line or START),
     )
 
@@ -559,8 +562,8 @@ script-src 'unsafe-inline'">
 <style>{style}</style>
 </head>
 <body>
-<header><h1>{title}</h1><p>{players} &middot; {count} actions &middot; step with the buttons, the slider or the \
-arrow keys</p></header>
+<header><h1>{title}</h1><p>{players} &middot; {count} actions &middot; seed {seed} &middot; step with the buttons, \
+the slider or the arrow keys</p></header>
 <main>
 <div id="stage"><canvas id="board" width="800" height="600" aria-label="The table at this step"></canvas></div>
 <aside>

@@ -25,7 +25,11 @@ class OptionError(ValueError):
 
 @dataclass(frozen=True)
 class Option:
-    """One option of a table: its name, type (int, bool or str), default, allowed range or values, and meaning."""
+    """One option of a table: its name, type (int, bool or str), default, allowed range or values, and meaning.
+
+    local: only a table whose players sit at it chooses this (the terminal's `keywood play --seed`); Discord's /new
+    does not offer it, and refuses it.
+    """
 
     name: str
     type: type
@@ -34,6 +38,7 @@ class Option:
     min: int | None = None
     max: int | None = None
     choices: tuple[str, ...] = ()
+    local: bool = False
 
     def read(self, value: Any) -> Any:
         """The value as this option's type; raises OptionError when it is of the wrong kind or out of range."""
@@ -136,7 +141,7 @@ class GameEntry:
         return self.engine.max_players
 
     def all_options(self) -> tuple[Option, ...]:
-        """The table's options (players, seed, deadlines) followed by the game's own."""
+        """The table's options (players, deadlines, clock, the terminal's seed) followed by the game's own."""
         return self.table_options + self.options
 
     def read_options(self, raw: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
@@ -164,7 +169,8 @@ def _table_options(engine: Game[Any, Any]) -> tuple[Option, ...]:
     return (
         Option("min_players", int, low, "Fewest players to start", low, high),
         Option("max_players", int, high, "Most players at the table", low, high),
-        Option("seed", int, None, "Fix the random seed (for a replayable deal)", 0, 2**31 - 1),
+        Option("seed", int, None, "The random seed, for a chosen deal (terminal only: it is secret on Discord)",
+               -(2**63), 2**63 - 1, local=True),
         Option("decision_minutes", int, 720, "Minutes to answer a decision outside one's turn", 1, 60 * 24 * 14),
         Option("reminder_hours", int, 24, "Hours before a reminder to whoever must act", 1, 24 * 14),
         Option("computers", int, 0, "Seats played by Keywood's stand-in, after the people", 0, high - 1),
@@ -259,10 +265,12 @@ def _register_builtin() -> None:
         texts=Texts(board=keythedral_texts.board, hand=keythedral_texts.hand,
                     lookup=keythedral_lookup.describe, names=keythedral_lookup.names,
                     examples="`order 3`, `worker M13`, `buy 1.2`, `fence M12+ M13`, `give black`, `bid 2`",
-                    components="a law card, field, cube or craftsman", hand_words="your law cards"),
+                    components="a law card, field, cube or craftsman", hand_words="your law cards, cubes and seats"),
         rules=DOCS / "rules" / "keythedral.md", rulings=DOCS / "rulings.md",
         options=(Option("no_laws", bool, False, "Variation two: the law master issues no law cards"),
-                 Option("open_tiles", bool, False, "Variation three: every building tile face up from the start")),
+                 Option("open_tiles", bool, False, "Variation three: every building tile face up from the start"),
+                 Option("open_screens", bool, False, "Everyone's cubes and seats shown, not kept behind screens "
+                        "(ruling T-1)")),
         render=keythedral_render.render, render_scoreboard=keythedral_render.render_scoreboard,
         blurb="Gather stone, timber and more from the fields to buy seats in the Keythedral (2-5 players; "
               "two players is variation one).",

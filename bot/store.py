@@ -136,7 +136,7 @@ class GameRow(SQLModel, table=True):
     channel_id: str = Field(index=True)
     game: str
     options: str = "{}"
-    seed: int = Field(sa_type=BIG)
+    seed: int = Field(sa_type=BIG)  # signed 64 bits, secret until the game ends (bot.table.draw_seed)
     status: str = Field(default="lobby", index=True)
     version: int = 0
     host_id: str

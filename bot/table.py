@@ -8,6 +8,7 @@ SQL and no particular game: games come from the registry (bot/games.py).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import secrets
@@ -37,6 +38,7 @@ from bot.store import (
 )
 from engine import standin
 from engine.core import (
+    PLAIN_SEEDS,
     REACTION,
     TURN,
     AmbiguousAction,
@@ -69,6 +71,21 @@ MAX_BACKOFF_SECONDS = 600
 OUTBOX_BATCH = 200  # the most queued messages read at once
 DM_RETRY = timedelta(hours=24)  # a user whose DMs were refused is not tried again for this long
 CHANGED = "The table changed while your command was applied; nothing was changed."
+
+
+def draw_seed() -> int:
+    """A new game's secret seed: 64 random bits from `secrets`, as the signed 64-bit number the store keeps, drawn
+    again in the rare case (one in 2**33) that it falls among the small seeds of the plain generator (engine.core)."""
+    while 0 <= (seed := secrets.randbits(64) - 2**63) < PLAIN_SEEDS:
+        pass
+    return seed
+
+
+def standin_seed(game_seed: int, actions: int) -> int:
+    """The stand-in's random seed for a move, after this many actions of the log: a hash keyed with the game's seed
+    (BLAKE2b, 64 bits), so that its moves, which everyone sees, tell nothing about the game's seed."""
+    key = (game_seed % 2**64).to_bytes(8, "big")
+    return int.from_bytes(hashlib.blake2b(actions.to_bytes(8, "big"), key=key, digest_size=8).digest(), "big")
 
 
 @dataclass(frozen=True)
@@ -314,8 +331,10 @@ class Table:
     """Handles commands against a store."""
 
     def __init__(self, store: Store, *, images: bool = True, decision_minutes: int = 720,
-                 reminder_hours: int = 24, standin_budget: standin.Budget = STANDIN_BUDGET) -> None:
+                 reminder_hours: int = 24, standin_budget: standin.Budget = STANDIN_BUDGET,
+                 draw_seed: Callable[[], int] = draw_seed) -> None:
         self.store = store
+        self.draw_seed = draw_seed  # a new game's secret seed (tests give a known one, as they give a clock)
         self.standin_budget = standin_budget  # how long the stand-in thinks for a computer seat
         self._states: dict[int, Known] = {}  # game id -> its state at a version: skips decoding snapshots
         self._states_lock = threading.Lock()
@@ -374,7 +393,8 @@ class Table:
         if tx.live_game(cmd.where.guild_id, cmd.where.channel_id, claim=True):
             raise TableError("A game is already open in this channel; finish or abandon it first.")
         options = self._game_options(tx, entry, cmd)
-        seed = int(options.pop("seed", None) or secrets.randbelow(2**31))
+        chosen = options.pop("seed", None)  # only a local table (the terminal's --seed) chooses it
+        seed = self.draw_seed() if chosen is None else int(chosen)
         row = tx.add_game(GameRecord(guild_id=cmd.where.guild_id, channel_id=cmd.where.channel_id, game=entry.id,
                                      options=json.dumps(options, sort_keys=True), seed=seed, host_id=cmd.who.user_id))
         assert row.id is not None
@@ -475,7 +495,7 @@ class Table:
         tx.set_status(row, "active")
         tx.save_state(row, lambda: entry.engine.to_json_text(state))
         game = Loaded(row, seats, entry, state)
-        started: list[Event | str] = [f"The {entry.title} game starts (seed {row.seed})."]
+        started: list[Event | str] = [f"The {entry.title} game starts."]  # never the seed: it is secret until the end
         started += self._settle(tx, game)
         outcome = self._after_change(tx, game, moment, started)
         shown = {d.seat for d in game.decisions() if not d.public_choices}  # their decision message has the hand
@@ -867,7 +887,7 @@ class Table:
         seat = next((s for s in acting if is_computer(game.user_of(s).user_id) or s in game.standing_in), None)
         if seat is None:
             return []
-        seed = (game.row.seed or 0) * 1_000_003 + tx.action_count(game.id)
+        seed = standin_seed(game.row.seed, tx.action_count(game.id))
         action = standin.choose(game.engine, game.state, seat, seed=seed, budget=self.standin_budget)
         said = Event(f"Keywood's stand-in plays for {game.user_of(seat).name}: "
                      f"{game.engine.public_notation(action)}.", seat)
@@ -1092,7 +1112,8 @@ class Table:
 
     def _prompt_choices(self, game: Loaded, seat: int) -> list[str]:
         """A seat's answers as button labels (its legal actions, or those it may give ahead), when few enough."""
-        options = game.legal(seat) or game.engine.pending_answers(game.state, seat)
+        due = seat in game.engine.to_act(game.state)  # out of turn, a seat's legal plays are unasked (engine.core)
+        options = game.legal(seat) if due else game.engine.pending_answers(game.state, seat)
         return [game.engine.format(a) for a in options] if 0 < len(options) <= MAX_CHOICES else []
 
     def _channel_choices(self, game: Loaded, decisions: list[Decision]) -> dict[str, list[str]]:
@@ -1190,7 +1211,9 @@ class Table:
         seat = game.seat_of(user_id)
         if seat is None:
             return []
-        options = game.engine.legal_actions(game.state, seat) or game.engine.pending_answers(game.state, seat)
+        options = game.legal(seat)  # out of turn: the plays the rules allow unasked, and the answers it may give ahead
+        if seat not in game.engine.to_act(game.state):
+            options = [*options, *game.engine.pending_answers(game.state, seat)]
         words = typed.lower().split()
         texts = [game.engine.format(a) for a in options]
         return grouped([t for t in texts if all(w in t for w in words)], limit)
@@ -1316,11 +1339,12 @@ class Table:
         if game.engine.is_undo_barrier(before, game.state):
             raise TableError("That action drew something at random or revealed something hidden; it cannot be "
                              "undone.")
+        said = game.engine.public_notation(game.engine.parse(before, seat, taken[0].notation))  # no hidden choice
         for row in taken:
             tx.mark_undone(row)
         tx.save_state(game.row, lambda: game.engine.to_json_text(before))
         game.state = before
-        outcome = self._after_change(tx, game, moment, [f"{cmd.who.name} takes back '{taken[0].notation}'."])
+        outcome = self._after_change(tx, game, moment, [f"{cmd.who.name} takes back '{said}'."])
         outcome.reply = "Undone."
         return outcome
 

@@ -7,6 +7,7 @@ An engine is pure: no I/O, no clock, no global random. A game is driven by
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
@@ -157,22 +158,48 @@ class Scoreboard:
     tie_break: str = ""
 
 
+PLAIN_SEEDS = 2**31
+"""Seeds in [0, PLAIN_SEEDS) keep the plain xorshift64* generator: every seed Keywood drew before seeds became secret
+was one of them (so stored games replay exactly), and so are the small seeds typed at the terminal or in tests."""
+
+_HASHED = 2**63  # a hashed generator's counter runs over this many values, kept as the negative numbers
+_DOMAIN = b"keywood-rng"
+
+
+def _splitmix64(seed: int) -> int:
+    """Spread a seed over 64 bits (one splitmix64 step)."""
+    z = (seed + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
 class Rng:
-    """A seeded xorshift64* generator whose whole state is one integer kept inside the game state."""
+    """A seeded generator whose whole state is one integer kept inside the game state (a JSON number).
+
+    Two kinds, told apart by the sign of that integer. A state of 1 or more is a plain xorshift64* generator, used
+    for the seeds below PLAIN_SEEDS. A negative state is a counter whose outputs are BLAKE2b hashes of it, used for
+    every other seed (the secret 64-bit seeds the table draws): xorshift's outputs are linear in its state, so a
+    careful watcher of public draws (a shuffle of revealed tiles) could work out the state and every draw to come;
+    a hash of a counter tells nothing of the counter, so nothing short of trying 2**63 counters does.
+    """
 
     def __init__(self, state: int) -> None:
-        self.state = state & _MASK64 or 0x9E3779B97F4A7C15
+        self.state = state if -_HASHED <= state < 0 else state & _MASK64 or 0x9E3779B97F4A7C15
 
     @classmethod
     def from_seed(cls, seed: int) -> Rng:
-        """Spread a small seed over 64 bits (splitmix64) and start a generator."""
-        z = (seed + 0x9E3779B97F4A7C15) & _MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return cls(z ^ (z >> 31))
+        """Start a generator from a seed: plain for the seeds below PLAIN_SEEDS, hashed for every other."""
+        spread = _splitmix64(seed)
+        return cls(spread if 0 <= seed < PLAIN_SEEDS else -1 - (spread >> 1))
 
     def next64(self) -> int:
         """Advance and return 64 random bits."""
+        if self.state < 0:
+            count = self.state
+            self.state = -1 - (-count % _HASHED)  # the next counter value, wrapping within the negative numbers
+            digest = hashlib.blake2b(count.to_bytes(8, "big", signed=True), digest_size=8, person=_DOMAIN)
+            return int.from_bytes(digest.digest(), "big")
         x = self.state
         x ^= x >> 12
         x ^= (x << 25) & _MASK64
@@ -244,7 +271,9 @@ class Game(Protocol, Generic[S, A]):
         ...
 
     def legal_actions(self, state: S, seat: int) -> list[A]:
-        """Every action this seat may take now (empty when it is not this seat's decision)."""
+        """Every action this seat may take now: its decision's answers, or, for a seat not in to_act, what the rules
+        let it do out of turn unasked (an interjection, such as a Keythedral law card played "at any time"; no
+        decision opens for it, and it is usually empty)."""
         ...
 
     def pending_answers(self, state: S, seat: int) -> list[A]:

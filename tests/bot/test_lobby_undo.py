@@ -10,6 +10,8 @@ import pytest
 
 from bot.table import Table, Where
 from engine.core import Playout, clone
+from engine.keyflower import GAME as KEYFLOWER
+from engine.keyflower.actions import read
 from engine.keyper import GAME
 from engine.playout import chosen_moves, random_playout
 from tests.bot.helpers import (
@@ -225,6 +227,22 @@ def test_undo_restores_the_previous_state_and_keeps_the_row_flagged(invited: Sta
     assert invited.table.verify(invited.game_id)[0] == "same"
     again = invited.play(ANA, "take pig")
     assert again.ok and log_rows(invited.table, invited.game_id)[-1][0] == everything[-1][0] + 1
+
+
+def test_undo_of_a_keyflower_bid_before_its_count_names_no_colour(table: Table) -> None:
+    """Issue 39 (Keyflower reference §3, F-7: the workers stay behind the screen until they are placed): `bid
+    alehouse yellow` waits for its count; taken back then, the channel hears only the bid's public notation
+    ('bid alehouse'), never the colour Ana would have bid with, and the log keeps nothing of it."""
+    steps = [cmd(ANA, "new", "keyflower", options={"seed": 12}), cmd(BEN, "join"), cmd(CLEO, "join"),
+             cmd(ANA, "start")]
+    assert all(table.handle(step).ok for step in steps)
+    bid = table.handle(cmd(ANA, "play", "bid alehouse yellow"))
+    assert bid.ok and bid.reply == "Done: bid alehouse yellow."
+    undone = table.handle(cmd(ANA, "undo"))
+    assert undone.ok, undone.reply
+    assert undone.public[0] == f"Ana takes back '{KEYFLOWER.public_notation(read('bid alehouse yellow'))}'."
+    assert "yellow" not in undone.public[0] and undone.public[0].startswith("Ana takes back 'bid alehouse")
+    assert table.handle(cmd(BEN, "log")).reply == "Nothing has happened yet."
 
 
 def test_undo_takes_back_only_the_last_action(invited: Started) -> None:

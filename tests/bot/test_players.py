@@ -54,25 +54,25 @@ def test_a_repeat_that_passes_the_turn_on_is_refused_whole(started: Started) -> 
 
 
 def test_a_lone_decision_with_one_possible_answer_is_played_by_the_table(table: Table) -> None:
-    """In the seed-22 game Cleo's `take log` leaves her a turn whose only legal action is `keyper 3`: the table
+    """In the seed-766 game Cleo's `skip` leaves her a turn whose only legal action is `keyper 1`: the table
     plays it, says so, logs it as Keywood's, and her undo takes back both (issue: fewer clicks)."""
-    _, record = random_playout(GAME, ["Ana", "Ben", "Cleo"], 22)
-    prefix = Playout(["Ana", "Ben", "Cleo"], 22, {}, record.actions[:199])
-    assert record.actions[198] == (2, "take log") and record.actions[199] == (2, "keyper 3")
-    game_id = start_game(table, seed=22).game_id or 0
+    _, record = random_playout(GAME, ["Ana", "Ben", "Cleo"], 766)
+    prefix = Playout(["Ana", "Ben", "Cleo"], 766, {}, record.actions[:123])
+    assert record.actions[122] == (2, "skip") and record.actions[123] == (2, "keyper 1")
+    game_id = start_game(table, seed=766).game_id or 0
     outcome = Outcome(False)
     for seat, text in chosen_moves(GAME, prefix):
         outcome = table.handle(cmd(PLAYERS[seat], "play", text))
         assert outcome.ok, outcome.reply
-    assert "Cleo has only one possible choice, so Keywood plays it: keyper 3." in outcome.public
-    assert log_rows(table, game_id)[-2:][0][2:4] == (CLEO.user_id, "take log")
-    assert log_rows(table, game_id)[-1][2:4] == ("auto", "keyper 3")
+    assert "Cleo has only one possible choice, so Keywood plays it: keyper 1." in outcome.public
+    assert log_rows(table, game_id)[-2:][0][2:4] == (CLEO.user_id, "skip")
+    assert log_rows(table, game_id)[-1][2:4] == ("auto", "keyper 1")
     undone = table.handle(cmd(CLEO, "undo"))
-    assert undone.ok and "Cleo takes back 'take log'." in undone.public
-    assert [r[3] for r in log_rows(table, game_id, include_undone=True)[-2:]] == ["take log", "keyper 3"]
+    assert undone.ok and "Cleo takes back 'skip'." in undone.public
+    assert [r[3] for r in log_rows(table, game_id, include_undone=True)[-2:]] == ["skip", "keyper 1"]
     assert all(r[4] for r in log_rows(table, game_id, include_undone=True)[-2:]), "both are undone"
     assert GAME.to_json(read_state(table, game_id)[0]) == GAME.to_json(
-        replay(GAME, Playout(["Ana", "Ben", "Cleo"], 22, {}, record.actions[:198])))
+        replay(GAME, Playout(["Ana", "Ben", "Cleo"], 766, {}, record.actions[:122])))
 
 
 def test_units_taken_in_a_row_come_as_one_button_too(started: Started) -> None:

@@ -240,7 +240,7 @@ def test_resuming_says_which_options_it_ignores(tmp_path: Path) -> None:
     lines = again.stdout.splitlines()
     assert lines[0] == "Resuming the game in progress."
     assert "--names and --seed are ignored" in lines[1] and "`abandon` then `yes`" in lines[1], lines[1]
-    assert "Ana, Ben, Cleo; seed 7" in lines[1]
+    assert "(Ana, Ben, Cleo) goes on" in lines[1] and str(SEED) not in lines[1], "the seed stays secret"
     same = keywood("play", "--db", str(db), "--seed", str(SEED), "--no-images", "--script", str(script))
     assert "ignored" not in same.stdout
 

@@ -1,5 +1,6 @@
 """End-to-end tests of the Discord bot: the unmodified discord.py client of bot/discord_app.py, connected to the
-in-process fake Discord (tests/discord_fake), with the real Table on a real SQLite file.
+in-process fake Discord (tests/discord_fake), with the real Table on a real SQLite file. The table draws its seeds
+from ``Env.seed`` (a known source of randomness, as a clock is), since Discord's /new takes no seed.
 
 tests/discord/conftest.py makes these fixtures available. Nothing of Keywood is mocked.
 
@@ -77,14 +78,15 @@ class Env:
     bot: Keywood | None = None
     store: Store | None = None
     clients: int = 0
+    seed: int = SEED  # the seed the bot's table draws for the next game (Discord's /new takes none)
     _running: contextlib.AbstractAsyncContextManager[Any] | None = field(default=None, repr=False)
 
     # the bot
     async def start(self) -> Keywood:
         """Start a new Keywood process on the database file (as after a restart: nothing in memory)."""
         self.store = Store(f"sqlite:///{self.path}")
-        bot = Keywood(Table(self.store), BotConfig("token", [int(self.guild_id)], tick_seconds=0.2),
-                      guild_ready_timeout=0.05)
+        table = Table(self.store, draw_seed=lambda: self.seed)
+        bot = Keywood(table, BotConfig("token", [int(self.guild_id)], tick_seconds=0.2), guild_ready_timeout=0.05)
         self._running = run_client(bot, self.fake)
         await self._running.__aenter__()
         self.bot, self.clients = bot, self.clients + 1
@@ -222,8 +224,10 @@ class Env:
         return bool(sql(self.path, "SELECT 1 FROM recipients WHERE user_id = ?", self.uid(name)))
 
     async def seat_players(self, *, seed: int = SEED, **options: Any) -> None:
-        """/new (ana, with the seed) and /join (ben, cleo), each waited for (DM checks and their records included)."""
-        opened = await self.run("ana", "new", {"seed": seed, **options})
+        """/new (ana; the table draws the seed given) and /join (ben, cleo), each waited for (DM checks and their
+        records included)."""
+        self.seed = seed
+        opened = await self.run("ana", "new", options)
         assert opened.content == "Table opened.", opened.content
         await self.fake.wait_for(lambda: self.dms_noted("ana"))
         for name in PLAYERS[1:]:

@@ -10,7 +10,8 @@ from tests.discord.test_outbox_decisions import settled
 
 
 async def test_one_person_plays_keyflower_against_two_computers(env: Env) -> None:
-    opened = await env.run("ana", "new", {"game": "keyflower", "seed": 4, "computers": 2})
+    env.seed = 4
+    opened = await env.run("ana", "new", {"game": "keyflower", "computers": 2})
     assert opened.content == "Table opened."
     await env.fake.wait_for(lambda: env.dms_noted("ana"))
     assert (await env.run("ana", "start")).content == "Game started."

@@ -61,7 +61,8 @@ def legal(env: Env, seat: int) -> set[str]:
 
 async def test_a_short_game_with_slash_commands_buttons_and_autocomplete(env: Env) -> None:
     # the lobby: routine messages, a DM check at every seat taken
-    new = await env.run("ana", "new", {"seed": SEED})
+    assert env.seed == SEED  # the seed the table draws
+    new = await env.run("ana", "new")
     assert new.ephemeral and new.content == "Table opened."
     await env.fake.wait_for(lambda: env.dms("ana") and env.dms_noted("ana"))
     for count, name in enumerate(("ben", "cleo"), start=2):
@@ -75,7 +76,7 @@ async def test_a_short_game_with_slash_commands_buttons_and_autocomplete(env: En
     # the start: one message with the board, Ana pinged; everyone's hand by DM
     assert (await env.run("ana", "start")).content == "Game started."
     (start,) = env.public()[3:]
-    check_turn_message(env, start, "The Keyper game starts (seed 7).", "Waiting for Ana to take a turn.", mention="ana")
+    check_turn_message(env, start, "The Keyper game starts.", "Waiting for Ana to take a turn.", mention="ana")
     assert BEN_FAIRS in env.dms("ben")[-1].content and f"<#{env.games['id']}>" in env.dms("ben")[-1].content
 
     # /hand: Ben's hidden fairs, for his eyes only

@@ -10,7 +10,8 @@ from tests.discord.test_outbox_decisions import settled
 
 
 async def test_export_is_refused_mid_game_and_sent_privately_after_the_end(env: Env) -> None:
-    opened = await env.run("ana", "new", {"game": "tokens", "seed": 2, "computers": 1})
+    env.seed = 2
+    opened = await env.run("ana", "new", {"game": "tokens", "computers": 1})
     assert opened.content == "Table opened."
     await env.fake.wait_for(lambda: env.dms_noted("ana"))
     assert (await env.run("ana", "start")).content == "Game started."

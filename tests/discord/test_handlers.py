@@ -70,7 +70,7 @@ async def test_a_dm_is_no_table(env: Env) -> None:
     new = env.fake.command("new", env.guild_id)
     assert new is not None and new["contexts"] == [0]
     before, count = dump(env.path), posted(env)
-    record = await env.slash("ben", "new", {"seed": 1}, dm=True)
+    record = await env.slash("ben", "new", dm=True)
     await env.fake.wait_for(lambda: record.acknowledged)
     reply = env.fake.original_response(record.id)
     assert reply is not None and reply.ephemeral
@@ -78,10 +78,30 @@ async def test_a_dm_is_no_table(env: Env) -> None:
     assert dump(env.path) == before and posted(env) == count
 
 
+async def test_new_takes_no_seed_on_discord(env: Env) -> None:
+    """Issue 39: a game's seed is secret, so Discord's /new offers no seed option; a /new that sends one anyway (an
+    old registration of the command, or a forged interaction) is refused, saying why, with nothing stored or posted.
+    Without it, the table opens with the seed its table drew."""
+    new = env.fake.command("new", env.guild_id)
+    assert new is not None and "seed" not in {o["name"] for o in new["options"]}
+    assert "min_players" in {o["name"] for o in new["options"]}
+    before, count = dump(env.path), posted(env)
+    record = await env.slash("ana", "new", {"seed": 1234, "min_players": 3})
+    await env.fake.wait_for(lambda: record.acknowledged)
+    reply = env.fake.original_response(record.id)
+    assert reply is not None and reply.ephemeral
+    assert reply.content.startswith("/new has no option seed; no table was opened."), reply.content
+    assert "in secret" in reply.content
+    assert dump(env.path) == before and posted(env) == count
+    env.seed = -8_765_432_109_876_543_210
+    assert (await env.run("ana", "new")).content == "Table opened."
+    assert sql(env.path, "SELECT seed FROM games") == [(env.seed,)]
+
+
 async def test_lobby_refusals(env: Env) -> None:
     await env.seat_players()
     await refused(env, "ben", "start", None, f"{HOST_ONLY} start the game.")
-    await refused(env, "ana", "new", {"seed": 1}, "A game is already open in this channel")
+    await refused(env, "ana", "new", None, "A game is already open in this channel")
     await refused(env, "ben", "join", None, "You are already seated at this table.")
     await refused(env, "zed", "leave", None, "You are not seated at this table.")
     await refused(env, "ben", "kick", {"player": env.world.members["cleo"]}, f"{HOST_ONLY} kick a player.")
@@ -114,12 +134,12 @@ async def test_new_in_a_thread_makes_no_thread_until_the_table_is_accepted(env: 
 
     # a channel where Keywood may not create threads: told what is missing, nothing stored or posted
     env.fake.deny_threads(env.games["id"])
-    await refused(env, "ana", "new", {"thread": True, "seed": SEED}, "Create Public Threads",
+    await refused(env, "ana", "new", {"thread": True}, "Create Public Threads",
                   "Send Messages in Threads")
     assert threads() == [] and [r.status for r in env.fake.requests_to("POST", r"/channels/\d+/threads")] == [403]
     env.fake.denied_threads.clear()
 
-    opened = await env.run("ana", "new", {"thread": True, "seed": SEED})
+    opened = await env.run("ana", "new", {"thread": True})
     assert opened.content == "Table opened."
     await env.fake.wait_for(lambda: env.dms_noted("ana"))  # the DM check (and its record) follows the reply
     (thread,) = threads()

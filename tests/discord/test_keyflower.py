@@ -9,7 +9,7 @@ secret and simultaneous (a DM each), and nothing of it is shown until all have c
 
 What goes which way:
 
-- Through Discord, as players would: `/new game:keyflower seed:12`, `/join`, `/start`; the whole of spring,
+- Through Discord, as players would: `/new game:keyflower` (seed 12 drawn), `/join`, `/start`; the whole of spring,
   scripted: bids and uses typed with `/play` and counted with the DM's buttons, an outbid group moved, a resource
   chosen, a home tile worked to upgrade itself, passes, the boat picks by channel button (the last one played by
   the table itself) and the villages' new tiles placed from the DMs; then summer with the play-out policy.
@@ -238,7 +238,8 @@ async def test_a_keyflower_game_is_played_to_its_end_with_screens_and_winter_til
     dealt = GAME.setup([NAMES[n] for n in PLAYERS], SEED).winter_hand  # each seat's three winter tiles
 
     # the table: opened, joined, started; the opening message with the table image, Ana pinged to take a turn
-    opened = await env.run("ana", "new", {"game": "keyflower", "seed": SEED})
+    env.seed = SEED
+    opened = await env.run("ana", "new", {"game": "keyflower"})
     assert opened.content == "Table opened."
     assert env.public()[-1].content.startswith("Ana opened a Keyflower table (2-6 players).")
     await env.fake.wait_for(lambda: env.dms_noted("ana"))
@@ -248,7 +249,7 @@ async def test_a_keyflower_game_is_played_to_its_end_with_screens_and_winter_til
     assert (await env.run("ana", "start")).content == "Game started."
     await settled(env)
     opening = env.public()[-1]
-    assert opening.content.startswith(f"The Keyflower game starts (seed {SEED}).")
+    assert opening.content.startswith("The Keyflower game starts.")
     assert "Waiting for Ana to take a turn." in opening.content
     assert MENTION.findall(opening.content) == [env.uid("ana")]
     assert opening.files and opening.files[0].data.startswith(PNG_MAGIC)

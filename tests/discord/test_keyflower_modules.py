@@ -61,11 +61,12 @@ def channel_text(env: Env) -> str:
 
 
 async def test_a_keyflower_game_with_keymelequin_and_key_celeste_is_played_to_its_end(env: Env) -> None:
-    refused = await env.run("ana", "new", {"game": "keyflower", "seed": SEED, "keymelequin": "sea-breese"})
+    env.seed = SEED
+    refused = await env.run("ana", "new", {"game": "keyflower", "keymelequin": "sea-breese"})
     assert refused.content == ("With 2 players the Keymelequin can replace keyflower, sea-bastion, not 'sea-breese': "
                                "the Sea Breese boat is in play from 3 players (raise min_players, or choose another "
                                "boat).")
-    opened = await env.run("ana", "new", {"game": "keyflower", "seed": SEED, **OPTIONS})
+    opened = await env.run("ana", "new", {"game": "keyflower", **OPTIONS})
     assert opened.content == "Table opened."
     for name in ("ben", "cleo"):
         assert (await env.run(name, "join")).content == "You are seated."

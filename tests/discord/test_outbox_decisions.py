@@ -39,9 +39,10 @@ from tests.discord import (
 from tests.discord_fake import FakeMessage
 from tests.toygame import GAME as TOKENS
 
-# A random play-out of the seed-7 game (Ana, Ben, Cleo) choosing with this seed ends spring after 59 actions with
-# Cleo alone able to hold a fair: the fairs decision is hers only, and its choices name her face-down fair tile.
-FAIRS_CHOICE_SEED = 138
+# A random play-out of the seed-7 game (Ana, Ben, Cleo) choosing with this seed ends spring with Cleo alone able to
+# hold a fair: the fairs decision is hers only, and its choices name her face-down fair tile. Its first twenty
+# actions invite Cleo three times, the second time (its ninth action) to join with grey, white, or decline.
+FAIRS_CHOICE_SEED = 4078
 
 
 # reading
@@ -394,12 +395,13 @@ async def test_messages_committed_before_a_crash_are_sent_once_after_the_restart
 
 async def test_a_fresh_database_in_the_same_channel_is_not_taken_for_the_old_one(env: Env) -> None:
     # the same row ids in a new database, within Discord's nonce window: the nonces still differ
-    assert (await env.run("ana", "new", {"seed": 1})).content == "Table opened."
+    env.seed = 1
+    assert (await env.run("ana", "new")).content == "Table opened."
     await env.stop()
     for leftover in (env.path, env.path.with_name(env.path.name + "-wal"), env.path.with_name(env.path.name + "-shm")):
         leftover.unlink(missing_ok=True)
     await env.start()
-    assert (await env.run("ben", "new", {"seed": 1})).content == "Table opened."
+    assert (await env.run("ben", "new")).content == "Table opened."
     await settled(env)
     assert [m.content.split(" opened")[0] for m in env.public()] == ["Ana", "Ben"]
 
@@ -519,7 +521,8 @@ PRIVATE_TEXTS = ("your hand", "You pick", "You draw", "secret pick")
 
 
 async def test_a_second_game_from_the_registry_is_played_to_its_end(env: Env) -> None:
-    opened = await env.run("ana", "new", {"game": "tokens", "seed": 3})
+    env.seed = 3
+    opened = await env.run("ana", "new", {"game": "tokens"})
     assert opened.content == "Table opened."
     assert env.public()[-1].content.startswith("Ana opened a Tokens table (2-3 players).")
     await env.fake.wait_for(lambda: env.dms_noted("ana"))
@@ -604,16 +607,16 @@ async def test_new_offers_every_registered_option_with_its_range_and_the_table_c
     assert {e.id for e in entries} >= {"keyper", "tokens"}
     types = {int: 4, bool: 5, str: 3}
     for entry in entries:
-        for option in entry.all_options():
+        for option in (o for o in entry.all_options() if not o.local):
             sent = offered[option.name]
             assert sent["type"] == types[option.type] and sent["required"] is False
             assert sent["description"].startswith(option.description[:80]), (sent, option)
             if option.type is int:  # the widest range over the games that have the option
-                same = [o for e in entries for o in e.all_options() if o.name == option.name]
+                same = [o for e in entries for o in e.all_options() if o.name == option.name and not o.local]
                 assert sent["min_value"] == min(o.min for o in same if o.min is not None)
                 assert sent["max_value"] == max(o.max for o in same if o.max is not None)
-    assert set(offered) == {"game", "thread"} | {o.name for e in entries for o in e.all_options()}
-    assert "joiner_minutes" not in offered
+    assert set(offered) == {"game", "thread"} | {o.name for e in entries for o in e.all_options() if not o.local}
+    assert "joiner_minutes" not in offered and "seed" not in offered, "the seed is secret: the terminal's alone"
     settings = env.fake.command("keywood-settings", env.guild_id)
     assert settings is not None and [o["name"] for o in settings["options"]] == ["decision_minutes", "reminder_hours"]
 
@@ -636,7 +639,8 @@ async def test_new_offers_every_registered_option_with_its_range_and_the_table_c
 
 async def test_the_game_end_pings_every_player_once(env: Env) -> None:
     # a fast (two-round) Tokens game for Ana and Ben, every move by /play; each round's winner passes
-    assert (await env.run("ana", "new", {"game": "tokens", "seed": 3, "fast": True, "max_players": 2})).content == (
+    env.seed = 3
+    assert (await env.run("ana", "new", {"game": "tokens", "fast": True, "max_players": 2})).content == (
         "Table opened.")
     assert (await env.run("ben", "join")).content == "You are seated."
     await env.fake.wait_for(lambda: env.dms_noted("ana") and env.dms_noted("ben"))

@@ -52,8 +52,9 @@ class Shard:
         return self.fake.followups(record.id)[0]
 
     async def open_game(self) -> None:
-        """Ana opens a table, Ben and Cleo join, Ana starts."""
-        assert (await self.command("ana", "new", {"seed": 7 + self.number})).content == "Table opened."
+        """Ana opens a table (its seed drawn in secret: the moves are read from the stored state), Ben and Cleo join,
+        Ana starts."""
+        assert (await self.command("ana", "new")).content == "Table opened."
         for name in PLAYERS[1:]:
             assert (await self.command(name, "join")).content == "You are seated."
         assert (await self.command("ana", "start")).content == "Game started."
