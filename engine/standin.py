@@ -4,9 +4,9 @@ It plays for a seat whose clock ran out, for a computer seat, or at `keywood pla
 flat Monte-Carlo over sampled worlds: the hidden information is drawn again with `game.resample_hidden(state, seat,
 seed)` (a function of what the seat sees and the seed alone, checked by the contract kit), each candidate action is
 tried in such worlds, the game is played on (to its end, or until the other seats have taken `Budget.depth`
-actions, and then judged by the public projected score and each seat's `playout_worth`), and the candidate with the
-best mean result for the seat is chosen. The real state's hidden information is never read: the worlds would be the
-same whatever it was.
+actions, and then judged by each seat's own projected score and `playout_worth` in that world), and the candidate
+with the best mean result for the seat is chosen. The real state's hidden information is never read: the worlds would
+be the same whatever it was.
 
 Play-outs follow the game's play-out weights, but a share of their steps (`Budget.greedy`) is one-step greedy: the
 acting seat takes the best, by its immediate projected score, of a few actions drawn by those weights, so that the
@@ -136,6 +136,13 @@ def _own(game: Game[Any, Any], state: Any, seat: int) -> float:
     return float(next(p.total for p in game.score(state, seat).players if p.seat == seat))
 
 
+def _own_totals(game: Game[Any, Any], state: Any) -> dict[int, float]:
+    """Every seat's projected total as that seat sees it (a game may hide a seat's points from the others)."""
+    first = game.score(state, 0)
+    return {0: float(next(p.total for p in first.players if p.seat == 0))} | {
+        s: _own(game, state, s) for s in range(1, len(first.players))}
+
+
 def _judged(game: Game[Any, Any], state: Any, seat: int) -> float:
     """The seat's projected total and what its position is worth beyond it (the stand-in's measure)."""
     return _own(game, state, seat) + game.playout_worth(state, seat)
@@ -208,11 +215,13 @@ def _try(game: Game[Any, Any], world: Any, seat: int, action: Any, rng: Rng, bud
 
 
 def value(game: Game[Any, Any], state: Any, seat: int) -> float:
-    """A game's worth to a seat by its public score (final, or projected and each seat's playout_worth added): WIN
-    shared among those with the top total, plus MARGIN per point ahead of (or behind) the best other seat."""
-    totals: dict[int, float] = {p.seat: p.total for p in game.score(state, None).players}
-    if not game.is_over(state):
-        totals = {s: t + game.playout_worth(state, s) for s, t in totals.items()}
+    """A game's worth to a seat by the score (final; or each seat's own projection, as that seat sees it in this
+    sampled world, with its playout_worth added): WIN shared among those with the top total, plus MARGIN per point
+    ahead of (or behind) the best other seat."""
+    if game.is_over(state):
+        totals: dict[int, float] = {p.seat: p.total for p in game.score(state, None).players}
+    else:
+        totals = {s: t + game.playout_worth(state, s) for s, t in _own_totals(game, state).items()}
     best = max(totals.values())
     others = max((t for s, t in totals.items() if s != seat), default=totals[seat])
     top = [s for s, t in totals.items() if t == best]

@@ -4,7 +4,9 @@
 fields, the Keythedral square, cottages and houses as diamonds, fences, workers), the Keythedral mat with the
 work-order track, the Keytown mat, one row per player and a legend; ``render_scoreboard(scoreboard)`` draws the
 score breakdown. Only keys of the public view (kt-spec.md) are read; ``render`` refuses a private view with
-``ValueError``.
+``ValueError``. What stands behind a player's screen (cubes, seats, points: ruling T-1) is drawn only when the view
+shows it (the open_screens table option, or the game over); otherwise the row shows a closed screen, and a mat
+space whose tile was taken shows only that it is taken.
 
 Every colour has a letter beside it for colour-blind players: terrains Q W L F V (with a pattern each), players
 B Y Gy G R, cubes K Br B G R W P Y.
@@ -730,10 +732,11 @@ def _slot(space: str) -> int:
 
 @dataclass(frozen=True)
 class MatCard:
-    """What a building space shows: its label, who took it (colour, seat, name), face up or down, its stage, and
-    its cost with the reconstructed mark and the price law under it."""
+    """What a building space shows: its label, whether it was taken and by whom when that shows (colour, seat,
+    name), face up or down, its stage, and its cost with the reconstructed mark and the price law under it."""
 
     space: str
+    taken: bool
     taker: tuple[str, int, str] | None
     face_up: bool
     stage: str
@@ -747,7 +750,8 @@ class MatCard:
         taken = entry.get("taken_by")
         taker = (_seat_colour(view, taken), taken, _name(view, taken)) if isinstance(taken, int) else None
         cost = entry.get("cost")
-        return MatCard(str(entry.get("space", "")), taker, bool(entry.get("face_up")), str(entry.get("stage", "?")),
+        return MatCard(str(entry.get("space", "")), bool(entry.get("taken")) or taker is not None, taker,
+                       bool(entry.get("face_up")), str(entry.get("stage", "?")),
                        bool(entry.get("reconstructed")), int(entry.get("price_change") or 0),
                        None if cost is None else tuple(str(c) for c in cost))
 
@@ -782,6 +786,12 @@ def _card_look(draw: d.Pen, card: MatCard, box: Box) -> None:
         tw = _tag(draw, (x0 + 8, y0 + 38), colour, 16)
         d.text(draw, (x0 + 14 + tw, y0 + 50), d.ellipsize(name, 17, x1 - x0 - 24 - tw, bold=True), 17,
                d.INK, bold=True, anchor="lm")
+        return
+    if card.taken:
+        d.dashed_rectangle(draw, box, SLOT_INK, width=2, dash=6)
+        d.text(draw, (x0 + 8, y0 + 15), space, 16, SLOT_INK, bold=True, anchor="lm")
+        d.text(draw, ((x0 + x1) / 2, y0 + 44), "taken", 17, SLOT_INK, bold=True, anchor="mm")
+        d.text(draw, ((x0 + x1) / 2, y0 + 64), "behind a screen", 14, d.MUTED, anchor="mm")
         return
     if not card.face_up:
         draw.rounded_rectangle(box, radius=8, fill=FACE_DOWN, outline=d.darker(FACE_DOWN, 0.6), width=2)
@@ -1001,15 +1011,10 @@ def _players(draw: d.Pen, view: View, box: Box) -> None:
             if px + w > x0 + COLS["cubes"] - 8:
                 break
             px += d.pill(draw, (px, ry + 47), label, 14, bfill, ink=ink, outline=d.INK, pad=6) + 5
-        cubes = player.get("cubes") or {}
-        for k, cube in enumerate(CUBE_ORDER):
-            n = int(cubes.get(cube, 0))
-            cx = x0 + COLS["cubes"] + k * 60
-            _cube(draw, cx + 12, ry + 33, cube, 24, faded=n == 0)
-            d.text(draw, (cx + 28, ry + 33), str(n), 20, d.INK if n else d.FAINT, bold=bool(n), anchor="lm")
-        d.text(draw, (x0 + COLS["points"] + 20, ry + 33), str(player.get("points", 0)), 28, bold=True, anchor="mm")
-        _tiles(draw, list(player.get("tiles") or []), (x0 + COLS["tiles"], ry + 6, x0 + COLS["laws"] - 10,
-                                                        ry + ROW_H - 6))
+        if "cubes" in player:
+            _screen_contents(draw, player, x0, ry)
+        else:
+            _closed_screen(draw, (x0 + COLS["cubes"], ry + 12, x0 + COLS["laws"] - 10, ry + ROW_H - 12), fill)
         d.text(draw, (x0 + COLS["laws"] + 24, ry + 33), str(player.get("laws_held", 0)), 24, bold=True, anchor="mm")
         left = fences_left[seat] if seat < len(fences_left) else 0
         fx = x0 + COLS["fences"]
@@ -1017,6 +1022,26 @@ def _players(draw: d.Pen, view: View, box: Box) -> None:
         draw.line((fx + 2, ry + 42, fx + 22, ry + 24), fill=fill, width=5)
         d.text(draw, (fx + 30, ry + 33), str(left), 24, bold=True, anchor="lm")
         d.text(draw, (x0 + COLS["houses"] + 22, ry + 33), str(houses.get(seat, 0)), 24, bold=True, anchor="mm")
+
+
+def _screen_contents(draw: d.Pen, player: Mapping[str, Any], x0: int, ry: int) -> None:
+    """What stands behind a player's screen, when the view shows it: cubes by colour, points, tiles by space."""
+    cubes = player.get("cubes") or {}
+    for k, cube in enumerate(CUBE_ORDER):
+        n = int(cubes.get(cube, 0))
+        cx = x0 + COLS["cubes"] + k * 60
+        _cube(draw, cx + 12, ry + 33, cube, 24, faded=n == 0)
+        d.text(draw, (cx + 28, ry + 33), str(n), 20, d.INK if n else d.FAINT, bold=bool(n), anchor="lm")
+    d.text(draw, (x0 + COLS["points"] + 20, ry + 33), str(player.get("points", 0)), 28, bold=True, anchor="mm")
+    _tiles(draw, list(player.get("tiles") or []), (x0 + COLS["tiles"], ry + 6, x0 + COLS["laws"] - 10,
+                                                    ry + ROW_H - 6))
+
+
+def _closed_screen(draw: d.Pen, box: Box, fill: RGB) -> None:
+    """A player's screen seen from the table: its cubes, points and tiles are not shown (ruling T-1)."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=8, fill=d.lighter(fill, 0.8), outline=d.darker(fill, 0.8), width=2)
+    d.text(draw, ((x0 + x1) / 2, (y0 + y1) / 2), "cubes, points and tiles behind the screen", 16, d.INK, anchor="mm")
 
 
 def _tiles(draw: d.Pen, tiles: Sequence[Mapping[str, Any]], box: Box) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Event
-from engine.keythedral import board, flow, laws
+from engine.keythedral import board, effects, flow, laws
 from engine.keythedral import supply as sup
 from engine.keythedral.actions import Act
 from engine.keythedral.components import COMPONENTS
@@ -46,7 +46,26 @@ def apply(state: KState, seat: int, action: Act) -> list[Event]:
     flow.advance(state, ev)
     if state.pending and "opened" not in state.pending:
         state.pending["opened"] = state.seq
+    _time_for_repeal(state, verb)
     return ev
+
+
+TALK = frozenset({"continue", "laws", "back", "law", "buy", "withdraw"})  # steps that leave a repeal's time running
+
+
+def _time_for_repeal(state: KState, verb: str) -> None:
+    """Keep the last card played open to Repeal until the next player starts their turn, or until a step of play
+    uses what it did (ruling T-15): a card whose effect is still being carried out (a work order being set, cubes
+    being taken) starts its time once that is done."""
+    card = laws.in_force(state)
+    if card is None:
+        return
+    if card["moment"] is None:
+        if not state.pending:
+            card["moment"], card["before"] = laws.moment(state), effects.changed(state, card["before"])
+        return
+    if verb not in TALK or laws.moment(state) != card["moment"]:
+        state.played.remove(card)
 
 
 def _name(state: KState, seat: int) -> str:
@@ -305,7 +324,7 @@ def _finish_give(state: KState, ev: list[Event]) -> None:
     if purpose in sup.CRAFTSMEN:
         colour = sup.CRAFTSMEN[purpose][0]
         refilled = sup.take_craft(state, seat, colour)
-        note = f" (the used {colour} cubes went back to the craftsman first)" if refilled else ""
+        note = f" (a used {colour} cube went back to the craftsman first, T-11)" if refilled else ""
         ev.append(Event(f"{name} gives {sup.words(given)} and takes 1 {colour}{note}.", seat))
         state.flags.pop("sale", None)
         flow.after_action(state, ev)
@@ -343,11 +362,13 @@ def open_take(state: KState, seat: int, k: int, purpose: str, ev: list[Event]) -
 
 
 def _finish_take(state: KState, ev: list[Event]) -> None:
-    """Choices of cubes are done: a trade ends the turn; a harvest goes on and a bargain is no action (T-34)."""
+    """Choices of cubes are done: a trade ends the turn, Bargain's too, which is the turn's trade (T-34); a harvest
+    goes on."""
     pending = state.pending
     assert pending is not None
     state.pending = None
-    if pending["for"] == "trade":
+    if pending["for"] in ("trade", "bargain"):
+        state.passed[pending["seat"]] = False
         flow.after_action(state, ev)
 
 
@@ -429,12 +450,9 @@ def play_law(state: KState, seat: int, key: str, args: tuple[str, ...], ev: list
     shown = f" ({' '.join(a.upper() if a[-1:].isdigit() or a.endswith('+') else a for a in args)})" if args else ""
     ev.append(Event(f"{_name(state, seat)} plays the law card {laws.TITLES[number]}{shown}.", seat))
     if key == "repeal":
-        target = state.played.pop()
-        state.windows.pop()
-        state.discards += [target["card"], number]
-        ev.append(Event(f"{laws.TITLES[target['card']]} is repealed and has no effect (ruling T-15).", seat))
-        _after_law(state, ev)
+        _repeal(state, seat, number, ev)
         return
+    state.played = [p for p in state.played if "before" not in p]  # the card before is no longer "just played"
     state.played.append({"seat": seat, "card": number, "args": list(args)})
     others = flow.holders(state, but=seat)
     if others:
@@ -443,16 +461,39 @@ def play_law(state: KState, seat: int, key: str, args: tuple[str, ...], ev: list
     _resolve(state, ev)
 
 
+def _repeal(state: KState, seat: int, number: int, ev: list[Event]) -> None:
+    """Repeal Law: a card still waiting in its repeal window never acts; one that acted is undone (ruling T-15)."""
+    waiting = bool(state.windows) and state.windows[-1]["kind"] == "repeal"
+    target = state.played.pop() if waiting else laws.in_force(state)
+    assert target is not None
+    state.discards += [target["card"], number] if waiting else [number]
+    title = laws.TITLES[target["card"]]
+    if waiting:
+        state.windows.pop()
+        ev.append(Event(f"{title} is repealed and has no effect (ruling T-15).", seat))
+    else:
+        state.played.remove(target)
+        ev.append(Event(f"{title} is repealed: what it did is undone (ruling T-15).", seat))
+        ev += [Event(text, seat) for text in effects.undo(state, target["before"])]
+        if "turn" in target["before"]:
+            ev.append(Event(f"It is {_name(state, state.turn)}'s turn again: the trade made with the card is undone, "
+                            "so no action was taken (ruling T-34).", seat))
+    _after_law(state, ev)
+
+
 def _resolve(state: KState, ev: list[Event]) -> None:
-    """The law on top of the played pile takes effect."""
+    """The law on top of the played pile takes effect, and stays open to Repeal for a while (ruling T-15)."""
     entry = state.played.pop()
     seat, number, args = entry["seat"], entry["card"], entry["args"]
     state.discards.append(number)
-    from engine.keythedral.effects import EFFECTS
-
-    text = EFFECTS[laws.KEYS[number]](state, seat, args, ev)
+    before = effects.snapshot(state, seat)
+    text = effects.EFFECTS[laws.KEYS[number]](state, seat, args, ev)
     if text:
         state.effects.append(text)
+    entry.update(before=before, moment=None)
+    state.played.append(entry)
+    if not state.pending:
+        entry["moment"], entry["before"] = laws.moment(state), effects.changed(state, before)
     _after_law(state, ev)
 
 

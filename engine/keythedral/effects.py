@@ -11,7 +11,8 @@ from collections.abc import Callable
 from engine.core import Event, Rng
 from engine.keythedral import board, flow
 from engine.keythedral import supply as sup
-from engine.keythedral.state import KState
+from engine.keythedral.state import Json, KState
+from engine.records import copy_data
 
 Effect = Callable[[KState, int, list[str], list[Event]], str | None]
 
@@ -180,3 +181,54 @@ EFFECTS: dict[str, Effect] = {
     "double-production": _double, "bargain": _bargain, "sale": _sale, "downgrade-house": _downgrade,
     "good-harvest": _harvest("good"), "poor-harvest": _harvest("poor"), "start-order": _start_order,
 }
+
+
+# --- Repeal Law: undoing a card that has acted (ruling T-15) -----------------------------------------------------
+
+UNDONE = ("store", "cottages", "fences", "flags", "harvest", "broken", "moratorium", "start", "fixed_order",
+          "sources", "left", "nominated", "effects", "turn", "passes", "passed")
+"""What a card's effect may change besides the seats on offer and its player's cubes: all of it in the open (never
+the generator: a tile drawn blind stays drawn). The turn is among it: Bargain's trade is the turn's action (T-34),
+so a repeal of it gives the turn back (T-15)."""
+
+
+def snapshot(state: KState, seat: int) -> Json:
+    """What a card played by this seat may change, as it is before the card acts: the open table, the seats on
+    offer (the untaken face-up spaces) and the player's own cubes; nothing hidden from the others."""
+    taken = {name: copy_data(getattr(state, name)) for name in UNDONE}
+    taken["mat"] = [[i, copy_data(sp)] for i, sp in enumerate(state.mat) if sp["up"] and sp["taken"] is None]
+    taken["cubes"] = {str(seat): dict(state.cubes[seat])}
+    return taken
+
+
+def changed(state: KState, before: Json) -> Json:
+    """The part of a snapshot the card did change, which is all a repeal puts back; its player's cubes are kept as
+    what the card moved (in the open), not as what they hold."""
+    kept = {name: old for name, old in before.items() if name not in ("mat", "cubes") and old != getattr(state, name)}
+    spaces = [[i, old] for i, old in before["mat"] if old != state.mat[i]]
+    moved = {seat: {c: k - held[c] for c, k in state.cubes[int(seat)].items() if k != held[c]}
+             for seat, held in before["cubes"].items() if held != state.cubes[int(seat)]}
+    return kept | ({"mat": spaces} if spaces else {}) | ({"cubes": moved} if moved else {})
+
+
+def undo(state: KState, before: Json) -> list[str]:
+    """Put back what a card changed (as `changed` kept it): a tile it drew goes back among the unused ones of its
+    stage; returns lines saying what a player would look for."""
+    said = []
+    for i, old in before.get("mat", []):
+        now = state.mat[i]
+        if old["tile"] != now["tile"]:
+            pool = state.unused[str(now["stage"])]
+            pool[pool.index(old["tile"])] = now["tile"]
+            said.append(f"Space {old['space']} has its old tile back: it costs {flow.cost_words(old['tile'])}.")
+        state.mat[i] = old
+    for seat, moved in before.get("cubes", {}).items():
+        held = state.cubes[int(seat)]
+        for colour, k in moved.items():
+            held[colour] = max(held[colour] - k, 0)  # exact at a table; a stand-in's redrawn screen may differ
+    if "start" in before:
+        said.append(f"{_name(state, before['start'])} is the start player again.")
+    for name, old in before.items():
+        if name not in ("mat", "cubes"):
+            setattr(state, name, old)
+    return said

@@ -14,7 +14,7 @@ from engine.keythedral import supply as sup
 from engine.keythedral.components import COMPONENTS, Components
 from engine.keythedral.state import KState
 
-OPTIONS = {"no_laws": False, "open_tiles": False}
+OPTIONS = {"no_laws": False, "open_tiles": False, "open_screens": False}  # open_screens: ruling T-1
 START_FIELDS = {"M13": "quarry", "N14": "quarry", "N13": "woods", "M14": "woods"}
 TWO_PLAYER_FIELDS = {"M13": "quarry", "N13": "woods"}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,10 +25,11 @@ from engine.keythedral import apply as apply_mod
 from engine.keythedral import decide, explain, flow, playout
 from engine.keythedral import supply as sup
 from engine.keythedral.actions import Act, act, read
-from engine.keythedral.legal import legal, to_act
+from engine.keythedral.legal import can_buy, legal, price_choices, to_act
 from engine.keythedral.state import KState
 from engine.keythedral.state import from_json as state_from_json
 from engine.keythedral.state import to_json as state_to_json
+from engine.keythedral.view import opens_a_screen, screened, screens_open
 from engine.keythedral.view import view as build_view
 from engine.records import to_text
 from engine.words import WordsGame, match_words
@@ -35,6 +37,7 @@ from engine.words import WordsGame, match_words
 RULE_END = "rules: The winner"
 
 NEVER_TWICE = frozenset({"worker", "order", "start", "laws"})  # verbs the same seat cannot take twice in a row
+DEALS = 40  # random deals of the hidden cubes tried before the fallback that keeps every promise (resample_hidden)
 
 
 class KeythedralGame(WordsGame[KState, Act]):
@@ -49,8 +52,8 @@ class KeythedralGame(WordsGame[KState, Act]):
         return flow.setup(players, seed, options)
 
     def decisions(self, state: KState) -> list[Decision]:
-        """Every open decision."""
-        return decide.decisions(state)
+        """Every open decision; one whose choices hang on the seat's screen is offered to that seat alone (T-1)."""
+        return screened(state, decide.decisions(state))
 
     def to_act(self, state: KState) -> list[int]:
         """Seats that must decide now."""
@@ -77,11 +80,10 @@ class KeythedralGame(WordsGame[KState, Act]):
         return check_by_applying(self, state, seat, action)
 
     def judge(self, state: KState, seat: int, action: Act, after: KState, events: list[Event]) -> Verdict:
-        """The verdict on a legal action tried: what the seat sees happen, or only that something is drawn."""
+        """The verdict on a legal action tried: what the move gets, costs and changes, in the seat's knowledge, and
+        what follows; past a draw or a reveal only that something hidden comes (engine.keythedral.explain)."""
         rule = explain.RULES.get(action.verb, "ruling T-13")
-        if _draws_or_reveals(state, after):
-            return Verdict(True, f"'{action}' is legal.", rule, ("Then something hidden is drawn or revealed.",))
-        return Verdict(True, f"'{action}' is legal.", rule, tuple(e.text for e in events if e.visible_to(seat)))
+        return Verdict(True, f"'{action}' is legal.", rule, explain.outcome(state, seat, action, after, events))
 
     def _require_legal(self, state: KState, seat: int, action: Act) -> None:
         """Raise IllegalAction saying why, when the action is not among the seat's legal actions."""
@@ -90,7 +92,7 @@ class KeythedralGame(WordsGame[KState, Act]):
             return
         if state.phase == "over":
             raise IllegalAction("The game is over.", RULE_END)
-        if seat not in to_act(state):
+        if seat not in to_act(state) and action.verb != "law":  # a law card out of turn gets explain's reason
             raise IllegalAction(f"It is not your decision now: {self.waiting_for(state)}.", "rules: The game")
         reason, rule = explain.explain(state, seat, action)
         few = [str(a) for a in options] if len(options) <= 6 else []
@@ -106,13 +108,14 @@ class KeythedralGame(WordsGame[KState, Act]):
         return build_view(state, seat, moves)
 
     def score(self, state: KState, viewer: int | None) -> Scoreboard:
-        """Seat values, then the cube-value tie-break; equal on both: a shared place (The winner)."""
-        players = []
-        for s in range(state.n):
-            values = [t[2] for t in state.tiles[s]]
-            players.append(PlayerScore(s, state.names[s], (
-                ScoreLine("Seats in the Keythedral", sum(values), " + ".join(map(str, values)) or "none"),
-            )))
+        """Seat values, then the cube-value tie-break; equal on both: a shared place (The winner). Before the end
+        the seats behind a screen the viewer cannot see count nothing, in seat order (ruling T-1)."""
+        players = [PlayerScore(s, state.names[s], (_seats_line(state, s),)) for s in range(state.n)]
+        if not screens_open(state):
+            hidden = [p.name for p in players if p.seat != viewer]
+            shown = tuple(p if p.seat == viewer else PlayerScore(p.seat, p.name, ()) for p in players)
+            return Scoreboard(shown, final=False, tie_break=f"Behind their screens until the end: the seats of "
+                                                            f"{_and(hidden)}.")
         value = {s: sup.cube_value(state.cubes[s]) for s in range(state.n)}
         ranked = tuple(sorted(players, key=lambda p: (-p.total, -value[p.seat], p.seat)))
         return Scoreboard(ranked, final=self.is_over(state), tie_break=_tie_break(ranked, value))
@@ -125,7 +128,7 @@ class KeythedralGame(WordsGame[KState, Act]):
             raise InvalidAction(f"'{text}' is not a Keythedral action; try `buy 1.2`, `worker M13`, `pass`, or "
                                 "see /rules notation.")
         options = legal(state, seat) if legal_now is None else legal_now
-        found = match_words(action, options or self.pending_answers(state, seat), text)
+        found = match_words(action, [*options, *self.pending_answers(state, seat)], text)
         if found is None:
             self._require_legal(state, seat, action)
         return found or action
@@ -144,8 +147,11 @@ class KeythedralGame(WordsGame[KState, Act]):
         return to_text(state)
 
     def from_json(self, data: JSON) -> KState:
-        """Rebuild a state; raises ValueError on malformed data."""
-        return state_from_json(data)
+        """Rebuild a state; raises ValueError on malformed data. A state stored before an option existed takes the
+        option's default (as a replay of its log would)."""
+        state = state_from_json(data)
+        state.options = {**flow.OPTIONS, **state.options}
+        return state
 
     def is_over(self, state: KState) -> bool:
         """Whether the game has ended."""
@@ -157,11 +163,13 @@ class KeythedralGame(WordsGame[KState, Act]):
         return action.verb not in NEVER_TWICE
 
     def is_undo_barrier(self, before: KState, after: KState) -> bool:
-        """A random draw or a reveal: a field tile drawn, tiles turned up, a law card taken, the generator used."""
+        """A random draw or a reveal: a field tile drawn, tiles turned up, a law card taken, the generator used, what
+        a screen hid shown (view.opens_a_screen)."""
         return (before.rng != after.rng or before.drawn != after.drawn
                 or len(before.field_stack) != len(after.field_stack)
                 or [s["up"] for s in before.mat] != [s["up"] for s in after.mat]
-                or before.law_spaces != after.law_spaces or before.hands != after.hands)
+                or before.law_spaces != after.law_spaces or before.hands != after.hands
+                or opens_a_screen(before, after))
 
     def playout_weights(self, state: KState, seat: int, legal: list[Act]) -> list[float] | None:
         """Play-outs buy seats and keep the cubes the seats on offer need (engine.keythedral.playout)."""
@@ -172,10 +180,11 @@ class KeythedralGame(WordsGame[KState, Act]):
         return playout.worth(state, seat)
 
     def resample_hidden(self, state: KState, viewer: int | None, seed: int) -> KState:
-        """Redraw what the viewer cannot see: others' law cards, the new-law cards and stack, face-down tiles.
+        """Redraw what the viewer cannot see: others' law cards, the new-law cards and stack, face-down tiles, and
+        what stands behind the other screens (T-1): their cubes and the seats they acquired, dealt again among them.
 
-        A function of what the viewer sees and the seed only: each pool is sorted before it is shuffled, so where
-        the hidden cards and tiles are now never changes the redraw."""
+        A function of what the viewer sees and the seed only: each pool is sorted before it is shuffled or dealt, so
+        where the hidden cards, tiles and cubes are now never changes the redraw."""
         new = clone(state)
         rng = Rng.from_seed(seed)
         others = [s for s in range(new.n) if s != viewer]
@@ -199,14 +208,98 @@ class KeythedralGame(WordsGame[KState, Act]):
             for sp in hidden:
                 sp["tile"] = tiles.pop()
             new.unused[stage] = tiles
+        if not screens_open(new) and len(others) > 1:
+            _deal_seats(new, others, rng)
+            _deal_cubes(new, others, rng)
         new.rng = Rng(rng.next64()).state
         return new
 
 
-def _draws_or_reveals(before: KState, after: KState) -> bool:
-    """What check may not simulate: a draw or a reveal other than the seat's own law card being played."""
-    return (before.rng != after.rng or before.drawn != after.drawn or before.law_spaces != after.law_spaces
-            or [s["up"] for s in before.mat] != [s["up"] for s in after.mat])
+def _seats_line(state: KState, seat: int) -> ScoreLine:
+    """'Seats in the Keythedral: 1 + 2 + 2'."""
+    values = [t[2] for t in state.tiles[seat]]
+    return ScoreLine("Seats in the Keythedral", sum(values), " + ".join(map(str, values)) or "none")
+
+
+def _and(names: list[str]) -> str:
+    """'Ana', 'Ana and Ben', 'Ana, Ben and Cleo'."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+# --- what stands behind the other screens, dealt again (resample_hidden) -------------------------------------
+
+def _deal_seats(state: KState, seats: list[int], rng: Rng) -> None:
+    """The seats these players acquired, in space order, each dealt to one of them at random."""
+    pool = sorted((t for s in seats for t in state.tiles[s]), key=lambda t: str(t[0]))
+    for s in seats:
+        state.tiles[s] = []
+    for tile in pool:
+        seat = seats[rng.below(len(seats))]
+        state.tiles[seat].append(tile)
+        next(sp for sp in state.mat if sp["space"] == tile[0])["taken"] = seat
+
+
+def _deal_cubes(state: KState, seats: list[int], rng: Rng) -> None:
+    """These players' cubes pooled and dealt again at random among them until each can still pay what the public
+    saw it commit to (_promises_kept); after DEALS tries, a deal made to keep those promises (_promised_deal)."""
+    pool = [c for c in sup.CUBES for _ in range(sum(state.cubes[s][c] for s in seats))]
+    for _ in range(DEALS):
+        hands: dict[int, Counter[str]] = {s: Counter() for s in seats}
+        for colour in pool:
+            hands[seats[rng.below(len(seats))]][colour] += 1
+        _hand_out(state, hands)
+        if _promises_kept(state, seats):
+            return
+    _hand_out(state, _promised_deal(state, pool, seats))
+
+
+def _hand_out(state: KState, hands: Mapping[int, Counter[str]]) -> None:
+    """Put these cubes behind these screens."""
+    for seat, cubes in hands.items():
+        state.cubes[seat] = {c: cubes[c] for c in sup.CUBES}
+
+
+def _payer(state: KState, seats: list[int]) -> int | None:
+    """The hidden seat the public saw start a payment or a purchase still under way, if any."""
+    pending = state.pending
+    if pending and pending["kind"] in ("give", "price") and pending["seat"] in seats:
+        return int(pending["seat"])
+    return next((int(w["buyer"]) for w in state.windows if w["kind"] == "purchase" and w["buyer"] in seats), None)
+
+
+def _bid_floors(state: KState, seats: list[int]) -> list[tuple[int, int]]:
+    """(seat, bid) of each hidden seat that bid, while the bidding runs: it holds at least that many cubes."""
+    if state.phase != "bidding" or not state.bidding or state.pending:
+        return []
+    return [(int(s), int(k)) for s, k in state.bidding["bids"] if k is not None and s in seats]
+
+
+def _promises_kept(state: KState, seats: list[int]) -> bool:
+    """Whether the hidden seats can still pay what the public saw them commit to: a payment or a price choice under
+    way, a purchase declared (at its price before any law of its window raised it), a bid."""
+    pending, payer = state.pending, _payer(state, seats)
+    if pending and payer is not None and payer == pending["seat"]:
+        if pending["kind"] == "give":
+            return any(sup.feasible(state.cubes[payer], slots) for slots in pending["candidates"])
+        return bool(price_choices(state, pending))
+    for window in (w for w in state.windows if w["kind"] == "purchase" and w["buyer"] in seats):
+        space = next(s for s in state.mat if s["space"] == window["space"])
+        if not window.get("blocked") and not can_buy(state, int(window["buyer"]), dict(space, inc=0)):
+            return False
+    return all(sup.count(state.cubes[s]) >= k for s, k in _bid_floors(state, seats))
+
+
+def _promised_deal(state: KState, pool: list[str], seats: list[int]) -> dict[int, Counter[str]]:
+    """A deal that keeps every promise: each bidder gets as many cubes as it bid, the payer or buyer all the rest
+    (it held part of the pool and could pay, so the whole rest pays too)."""
+    hands: dict[int, Counter[str]] = {s: Counter() for s in seats}
+    rest = list(pool)
+    for seat, k in _bid_floors(state, seats):
+        hands[seat].update(rest[:k])
+        rest = rest[k:]
+    payer = _payer(state, seats)
+    hands[seats[0] if payer is None else payer].update(rest)
+    return hands
 
 
 def _tie_break(ranked: tuple[PlayerScore, ...], value: dict[int, int]) -> str:

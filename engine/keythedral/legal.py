@@ -37,9 +37,9 @@ def to_act(state: KState) -> list[int]:
 
 
 def legal(state: KState, seat: int) -> list[Act]:
-    """Every action this seat may take now (empty when it is not this seat's decision)."""
+    """Every action this seat may take now: its decision's, or the law cards it may play out of turn (T-13)."""
     if seat not in to_act(state):
-        return []
+        return interjections(state, seat)
     if state.pending:
         return _pending_actions(state, state.pending)
     if state.windows:
@@ -52,6 +52,17 @@ def legal(state: KState, seat: int) -> list[Act]:
     if state.phase == "actions":
         return turn_actions(state, seat) + open_hand(state, seat)
     return _bid_actions(state, seat)
+
+
+def interjections(state: KState, seat: int) -> list[Act]:
+    """The law cards a seat nobody is asking may play now, out of turn (ruling T-13): the cards of any moment of this
+    phase, and Repeal (T-15); never in the middle of an action under way, nor while a card just played waits to see
+    whether it is repealed. Nobody is asked for these, so no decision opens for them."""
+    if state.phase not in laws.DURING or (state.pending and state.pending["kind"] != "laws"):
+        return []
+    if state.windows and state.windows[-1]["kind"] == "repeal":
+        return []
+    return law_plays(state, seat, laws.DURING[state.phase])
 
 
 def open_hand(state: KState, seat: int) -> list[Act]:
@@ -251,7 +262,9 @@ def law_args(state: KState, seat: int, key: str) -> list[tuple[object, ...]]:
     own = [(i + 1, c) for i, c in enumerate(state.cottages[seat]) if c["at"]]
     if key in ("work-order",):
         return [()] if state.phase == "workers" and not state.markers and state.fixed_order is None else []
-    if key in ("price-increase", "repeal", "house-moratorium"):
+    if key == "repeal":
+        return [()] if laws.repealable(state, seat) else []
+    if key in ("price-increase", "house-moratorium"):
         return [()] if key != "house-moratorium" or state.moratorium is None else []
     if key == "substitution":
         return [] if state.flags.get("substitution") else [()]

@@ -70,25 +70,29 @@ LAWS: tuple[Law, ...] = (
         "A cottage or house of yours whose number is still to come also works under the number just chosen, "
         "and sends nobody when its own number comes (T-28).",
         "law cottage-number 4", ("T-28",)),
-    Law(7, "craft-bargain", "Craft Bargain", "at any moment Keywood asks",
+    Law(7, "craft-bargain", "Craft Bargain", "at any time, out of turn too (not while an action is "
+        "being carried out)",
         "Give the trader one resource cube and take one used craft cube of the colour you name from the store.",
         "law craft-bargain black white", ("T-13",)),
     Law(8, "unexpected-harvest", "Unexpected Harvest", "at the start of phase 2",
         "Name a terrain: this round your own workers there bring cubes of any resource colours you pick (T-23).",
         "law unexpected-harvest woods", ("T-18", "T-23")),
-    Law(9, "broken-fences", "Broken Fences", "at the start of phase 1 or on your own placement",
+    Law(9, "broken-fences", "Broken Fences", "at the start of phase 1 or at any moment during it, out of turn too",
         "The player you name (you too) places workers this round as if there were no fences (T-17).",
         "law broken-fences blue", ("T-13", "T-17")),
-    Law(10, "repeal", "Repeal Law", "straight after another player plays a law card",
-        "The card just played is discarded without effect (T-15).",
+    Law(10, "repeal", "Repeal Law", "against the last law card another player played, until the next player "
+        "starts their turn",
+        "That card has no effect: discarded before it acts, or what it did is undone (T-15).",
         "law repeal", ("T-13", "T-15")),
-    Law(11, "unsafe-fence", "Unsafe Fence", "at any moment Keywood asks",
+    Law(11, "unsafe-fence", "Unsafe Fence", "at any time, out of turn too (not while an action is "
+        "being carried out)",
         "Any one fence is taken out of the game, free; its owner does not get it back.",
         "law unsafe-fence M12+ M13", ("T-13",)),
-    Law(12, "house-moratorium", "House Moratorium", "before phase 3 or as it starts",
+    Law(12, "house-moratorium", "House Moratorium", "at the start of phase 1, 2 or 3, or at any moment of phase 1",
         "For the rest of the round nobody but you may build a house, Upgrade Cottage included (T-21).",
         "law house-moratorium", ("T-13", "T-21")),
-    Law(13, "design-change", "Design Change", "at any moment Keywood asks, even against a purchase",
+    Law(13, "design-change", "Design Change", "at any time, out of turn too, even against a declared "
+        "purchase (not while an action is being carried out)",
         "A face-up seat is swapped for an unused tile of its stage drawn blind; a buyer stopped by it keeps "
         "the turn (T-16).",
         "law design-change 2.3", ("T-13", "T-16")),
@@ -96,8 +100,9 @@ LAWS: tuple[Law, ...] = (
         "Your worker in the field you name brings two cubes instead of one; with Good Harvest, four (T-19).",
         "law double-production M13", ("T-18", "T-19")),
     Law(15, "bargain", "Bargain", "on your phase-3 turn",
-        "The trader takes one resource cube and gives two resource cubes of any colours the store holds (T-27).",
-        "law bargain black", ("T-18", "T-27")),
+        "Your trade with the trader, and so your action: he takes one resource cube and gives two resource cubes "
+        "of any colours the store holds; your turn then ends (T-34).",
+        "law bargain black", ("T-18", "T-27", "T-34")),
     Law(16, "sale", "Sale", "on your phase-3 turn",
         "This turn gold costs 2 cubes instead of 4, or stained glass 1 instead of 3 (T-27).",
         "law sale gold", ("T-18", "T-27")),
@@ -198,14 +203,15 @@ def _craftsman_text(colour: str) -> str:
     place = {"white": "forge", "purple": "glassworks", "yellow": "workshop"}[colour]
     sale = f" Sale makes it {price - 2}." if colour != "white" else ""
     return (f"**{smith.capitalize()}** ({place}): sells one {colour} cube ({MATERIAL[colour]}) for any {price} "
-            f"cubes, resource or craft: `{verb}`.{sale} He starts with 10; once he has sold out, the used {colour} "
-            f"cubes in the store go back to him (T-11).\n"
+            f"cubes, resource or craft: `{verb}`.{sale} He starts with 10; once he has sold out, each purchase "
+            f"brings one used {colour} cube back to him from the store to sell, the rest staying there (T-11).\n"
             f"Source: rules: Phase three, action four; ruling T-11, T-12. More: `/rules craftsmen`.")
 
 
 TRADER = ("**Trader**: takes any 2 cubes and gives 1 resource cube of your choice from the store: `trade`. "
-          "With Bargain, 1 cube for 2; with Craft Bargain, 1 resource cube for a used craft cube.\n"
-          "Source: rules: Phase three, action five; Appendix, law cards 7 and 15. More: `/rules trade`.")
+          "With Bargain, 1 resource cube for 2, still your turn's trade (T-34); with Craft Bargain, 1 resource "
+          "cube for a used craft cube.\n"
+          "Source: rules: Phase three, action five; Appendix, law cards 7 and 15; ruling T-34. More: `/rules trade`.")
 LAW_MASTER = ("**Law master** (chapter house): for any 1 cube he hands over the face-down card on a new-law space: "
               "`procure 1`, the buyer picking the space (T-26). Whoever procures takes no more turns in phase 3 "
               "that round.\n"

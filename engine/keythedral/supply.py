@@ -104,11 +104,12 @@ def craft_available(state: KState, colour: str) -> bool:
 
 
 def take_craft(state: KState, seat: int, colour: str) -> bool:
-    """Give a seat a craft cube from its craftsman; returns True when the used cubes first went back to him."""
-    refilled = False
-    if state.craftsmen[colour] == 0:
-        state.craftsmen[colour], state.store[colour] = state.store.get(colour, 0), 0
-        refilled = True
+    """Give a seat a craft cube from its craftsman; returns True when he had none, so one used cube of his colour
+    went back to him from the store first (T-11: the rest stay there); assumes craft_available."""
+    refilled = state.craftsmen[colour] == 0
+    if refilled:
+        state.store[colour] -= 1
+        state.craftsmen[colour] += 1
     state.craftsmen[colour] -= 1
     state.cubes[seat][colour] = state.cubes[seat].get(colour, 0) + 1
     return refilled

@@ -1,8 +1,10 @@
 """Keythedral's views as chat text: the public table in a few compact lines, and one seat's private hand.
 
 Both read only the documented keys of the view (the public view, plus "laws" and "legal" in a seat's own view),
-never the state. Building-tile costs that Keywood's data had to reconstruct are marked
-with a dagger and explained in one footnote line.
+never the state. A player's cubes, seats and points are in the view only where the viewer sees behind that
+player's screen (ruling T-1): the board says "behind the screen" for the others, and a seat's hand lists its own.
+Building-tile costs that Keywood's data had to reconstruct are marked with a dagger and explained in one footnote
+line.
 """
 
 from __future__ import annotations
@@ -83,6 +85,8 @@ def board(view: View) -> str:
                                       ("open_tiles", "open tiles")) if variation.get(key)]
     if flags:
         lines.append(f"Variations: {', '.join(flags)}.")
+    if view.get("open_screens"):
+        lines.append("Open screens (table option): everyone's cubes and seats are shown.")
     if view.get("phase") == "setup" and view.get("drawn_field"):
         drawn = view["drawn_field"]
         lines.append(f"Field to lay: {drawn['terrain']} (back {drawn['back']}); {view.get('field_stack', 0)} "
@@ -148,11 +152,13 @@ def _mat_lines(view: View) -> tuple[list[str], bool]:
     marked = False
     for stage in sorted(stages):
         spaces = stages[stage]
-        hidden = [s for s in spaces if not s.get("face_up") and s.get("taken_by") is None]
+        hidden = [s for s in spaces if not s.get("face_up") and not _taken(s)]
         shown: list[str] = []
         for space in spaces:
             if space.get("taken_by") is not None:
                 shown.append(f"{space['space']} {_name(view, space['taken_by'])}")
+            elif _taken(space):
+                shown.append(f"{space['space']} taken")
             elif space.get("face_up") and space.get("cost") is not None:
                 mark = DAGGER if space.get("reconstructed") else ""
                 marked = marked or bool(mark)
@@ -163,6 +169,11 @@ def _mat_lines(view: View) -> tuple[list[str], bool]:
             shown.append(f"{len(hidden)} face down")
         lines.append(f"- Stage {stage} ({_plural(stage, 'pt')} each): {'; '.join(shown)}")
     return lines, marked
+
+
+def _taken(space: Mapping[str, Any]) -> bool:
+    """Whether a mat space's tile was taken (by whom shows only to those who see behind the buyer's screen)."""
+    return bool(space.get("taken")) or space.get("taken_by") is not None
 
 
 def _craftsmen_line(view: View) -> str:
@@ -190,13 +201,17 @@ def _laws_line(view: View) -> str:
 
 
 def _player_line(view: View, player: Mapping[str, Any]) -> str:
-    """'- Ana (blue, start player): 3 pts (1.1, 2.3); 5 cubes: black 2, ...; 1 law card; 2 fences left; passed'."""
+    """'- Ana (blue, start player): 3 pts (1.1, 2.3); 5 cubes: black 2, ...; 1 law card; 2 fences left; passed', or
+    'cubes and seats behind the screen' in place of the points and cubes the viewer cannot see (T-1)."""
     seat = int(player["seat"])
     fences_left: Sequence[int] = view.get("fences_left") or []
     start = ", start player" if view.get("start_player") == seat else ""
     seats = [t["space"] for t in player.get("tiles") or []]
-    parts = [f"{_plural(int(player.get('points', 0)), 'pt')}" + (f" ({', '.join(seats)})" if seats else ""),
-             f"{_plural(int(player.get('cube_count', 0)), 'cube')}: {cubes_text(player.get('cubes') or {})}"]
+    if "cubes" in player:
+        parts = [f"{_plural(int(player.get('points', 0)), 'pt')}" + (f" ({', '.join(seats)})" if seats else ""),
+                 f"{_plural(int(player.get('cube_count', 0)), 'cube')}: {cubes_text(player.get('cubes') or {})}"]
+    else:
+        parts = ["cubes and seats behind the screen"]
     if not (view.get("variation") or {}).get("no_laws"):
         parts.append(_plural(int(player.get("laws_held", 0)), "law card"))
     if seat < len(fences_left):
@@ -281,9 +296,10 @@ def law_reminder(card: Law) -> str:
 
 
 def hand(view: View, seat: int) -> str:
-    """What one seat privately holds: law cards with when each may be played, then cubes, seats and moves."""
+    """What one seat privately holds, behind its screen: law cards with when each may be played, then cubes, seats
+    and moves."""
     me = _player(view, seat)
-    lines = [f"{me['name']} ({me['colour']}), what you hold:"]
+    lines = [f"{me['name']} ({me['colour']}), what you hold behind your screen:"]
     if not (view.get("variation") or {}).get("no_laws"):
         cards = held_laws(view)
         if cards:

@@ -1,9 +1,16 @@
-"""What a seat may see: built by listing what is shown (ruling T-1), never by deleting what is hidden."""
+"""What a seat may see: built by listing what is shown (ruling T-1), never by deleting what is hidden.
+
+Behind a player's screen lie their cubes, their law cards and the building tiles they acquired: only that player sees
+them, unless the table chose `open_screens` or the game is over (then cubes and tiles are shown to all; law cards
+stay secret until played). The public sees the board, the mats, the store and what each move did in the open.
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from engine.core import Decision
 from engine.keythedral import board, decide, flow, laws
 from engine.keythedral import supply as sup
 from engine.keythedral.components import COMPONENTS
@@ -12,12 +19,13 @@ from engine.keythedral.state import Json, KState
 
 
 def view(state: KState, seat: int | None, legal: list[str] | None = None) -> Json:
-    """The public view, plus the seat's law cards and legal actions when seat is given."""
+    """The public view, plus the seat's own screen (cubes, tiles, law cards) and legal actions when seat is given."""
     data: Json = {
         "game": "keythedral", "viewer": seat, "names": list(state.names),
         "colours": [board.COLOURS[s] for s in range(state.n)], "round": state.round,
         "variation": {"two_player": state.n == 2, "no_laws": bool(state.options.get("no_laws")),
                       "open_tiles": bool(state.options.get("open_tiles"))},
+        "open_screens": bool(state.options.get("open_screens")),
         "phase": state.phase, "step": _step(state), "start_player": state.start,
         "to_act": to_act(state), "waiting_for": decide.waiting_for(state),
         "keythedral": state.keythedral,
@@ -31,11 +39,11 @@ def view(state: KState, seat: int | None, legal: list[str] | None = None) -> Jso
                     for f, w in sorted(state.workers.items())],
         "work_order": [{"marker": i + 1, "number": m[0], "seat": m[1]} for i, m in enumerate(state.markers)],
         "current_number": flow.current_number(state),
-        "mat": [_space(s) for s in state.mat], "stage": flow.current_stage(state),
+        "mat": [_space(state, s, seat) for s in state.mat], "stage": flow.current_stage(state),
         "craftsmen": dict(state.craftsmen), "store": {c: state.store.get(c, 0) for c in sup.CUBES},
         "law_spaces": [card is not None for card in state.law_spaces], "law_stack": len(state.law_deck),
         "laws_played": [laws.TITLES[c] for c in state.discards],
-        "players": [_player(state, s) for s in range(state.n)],
+        "players": [_player(state, s, sees_screen(state, seat, s)) for s in range(state.n)],
         "bids": _bids(state), "effects": list(state.effects), "pending": _pending(state),
     }
     if seat is not None:
@@ -74,23 +82,73 @@ def _cottage(state: KState, seat: int, index: int, c: Json) -> Json:
             "house": bool(c["house"])}
 
 
-def _space(space: Json) -> Json:
-    """A mat space: its cost only when face up or taken."""
-    shown = space["up"] or space["taken"] is not None
+def screens_open(state: KState) -> bool:
+    """Whether every screen's cubes and tiles are shown to all: the `open_screens` table option, or the game is over
+    and the seats are counted (ruling T-1)."""
+    return bool(state.options.get("open_screens")) or state.phase == "over"
+
+
+def sees_screen(state: KState, viewer: int | None, seat: int) -> bool:
+    """Whether the viewer (None: the public) sees the cubes and tiles behind this seat's screen (T-1)."""
+    return viewer == seat or screens_open(state)
+
+
+def _space(state: KState, space: Json, viewer: int | None) -> Json:
+    """A mat space: its tile's cost while it lies face up on the mat; once taken, the tile is behind its buyer's
+    screen, and who has it and what it cost show only to those who see that screen (T-1)."""
+    taken = space["taken"]
+    owner = taken if taken is not None and sees_screen(state, viewer, taken) else None
+    shown = (space["up"] and taken is None) or owner is not None
     tile = next((b for b in COMPONENTS.buildings if b.id == space["tile"]), None) if shown else None
     return {"space": space["space"], "stage": space["stage"], "face_up": bool(space["up"]),
             "tile": tile.id if tile else None, "cost": list(tile.cost) if tile else None,
-            "reconstructed": bool(tile and tile.provenance == "reconstructed"), "taken_by": space["taken"],
-            "price_change": space["inc"] - space["dec"]}
+            "reconstructed": bool(tile and tile.provenance == "reconstructed"), "taken": taken is not None,
+            "taken_by": owner, "price_change": space["inc"] - space["dec"]}
 
 
-def _player(state: KState, seat: int) -> Json:
-    """A player's public counts (T-1)."""
-    cubes = {c: state.cubes[seat].get(c, 0) for c in sup.CUBES}
-    return {"seat": seat, "name": state.names[seat], "colour": board.COLOURS[seat], "cubes": cubes,
-            "cube_count": sup.count(cubes), "tiles": [{"space": t[0], "stage": t[2]} for t in state.tiles[seat]],
-            "points": sum(t[2] for t in state.tiles[seat]), "laws_held": len(state.hands[seat]),
-            "procured": state.procured[seat], "passed": state.passed[seat]}
+def _player(state: KState, seat: int, screen: bool) -> Json:
+    """A player as the viewer sees them: how many law cards they hold and whether they procured or passed; their
+    cubes, seats and points only when the viewer sees behind their screen (T-1)."""
+    entry: Json = {"seat": seat, "name": state.names[seat], "colour": board.COLOURS[seat],
+                   "laws_held": len(state.hands[seat]), "procured": state.procured[seat],
+                   "passed": state.passed[seat]}
+    if screen:
+        cubes = {c: state.cubes[seat].get(c, 0) for c in sup.CUBES}
+        entry.update(cubes=cubes, cube_count=sup.count(cubes),
+                     tiles=[{"space": t[0], "stage": t[2]} for t in state.tiles[seat]],
+                     points=sum(t[2] for t in state.tiles[seat]))
+    return entry
+
+
+def opens_a_screen(before: KState, after: KState) -> bool:
+    """Whether a move shows what a screen hid (T-1): the game ends and the screens open for the score; or a purchase
+    goes on at a price a law raised in its window, which shows whether the buyer can pay it (ruling T-29)."""
+    if after.phase == "over" != before.phase:
+        return True
+    gone = [w for w in before.windows if w["kind"] == "purchase" and not any(
+        v["kind"] == "purchase" and (v["buyer"], v["space"]) == (w["buyer"], w["space"]) for v in after.windows)]
+    return any(next(s for s in after.mat if s["space"] == w["space"])["inc"] > 0 for w in gone)
+
+
+SCREENED_STEPS = frozenset({"give", "price"})  # pending steps whose choices are the payer's cubes
+
+
+def choices_behind_screen(state: KState) -> bool:
+    """Whether the seat to act now chooses among things its screen hides (T-1): a phase-3 turn (what its cubes
+    afford), a payment or a price change (which cubes it holds), a bid (how many cubes it holds)."""
+    if screens_open(state):
+        return False
+    if state.pending:
+        return state.pending["kind"] in SCREENED_STEPS
+    return not state.windows and state.phase in ("actions", "bidding")
+
+
+def screened(state: KState, found: list[Decision]) -> list[Decision]:
+    """The decisions with the choices of a seat that must act now made private when they hang on its screen: they
+    go to that seat alone, and the choice made is public once made (T-1)."""
+    if not choices_behind_screen(state):
+        return found
+    return [replace(d, public_choices=False, secret=False) if d.must else d for d in found]
 
 
 def _bids(state: KState) -> list[Json]:

@@ -82,8 +82,11 @@ class Invariants:
         self.closed |= self.open - keys
         self.open = keys
         acting = set(game.to_act(state))
-        for other in set(range(self.seats)) - acting:
-            assert game.legal_actions(state, other) == [], f"seat {other} is not to act but has actions"
+        for other in sorted(set(range(self.seats)) - acting):  # out-of-turn plays the rules allow (engine.core)
+            for action in game.legal_actions(state, other):
+                text = game.format(action)
+                assert game.parse(state, other, text) == action, f"out-of-turn '{text}' does not round-trip"
+                game.apply(state, other, action)  # accepted, on a copy
 
     def check_notation(self, state: Any) -> None:
         """Notation round-trip of every legal action (and answer ahead) of every seat with a decision, also when the

@@ -3,12 +3,13 @@ the fake Discord, on the real Table and a real SQLite file.
 
 What goes which way:
 
-- Through Discord, as players would: `/new game:keythedral seed:6`, `/join`, `/start`; set-up (each drawn field
+- Through Discord, as players would: `/new game:keythedral` (seed 6 drawn), `/join`, `/start`; set-up (each drawn field
   laid with its channel button, each cottage with `/play`); round one (work-order numbers and workers with channel
   buttons; phase three's procuring, trading, paying and the bid, payment and new start player of phase five with
-  channel buttons or `/play`; the purchase window and the phase-5 law window answered with DM buttons; a later
-  bidder passing ahead with `/play`); round two's phase-1 law window, where Ana plays Work Order from her DM and
-  Cleo lets it stand from hers; then the rest of rounds two and three with the play-out policy.
+  `/play` or channel buttons (choices that show a player's cubes come by DM, ruling T-1); the purchase window
+  and the phase-5 law window answered with DM buttons; a later bidder passing ahead with `/play`); round two's
+  phase-1 law window, where Ana plays Work Order from her DM and Cleo lets it stand from hers; then the rest of
+  rounds two and three with the play-out policy.
 - Through the real Table on the same database, the bot stopped: from round four up to the start of the third
   last round, with the same policy. The channel messages and DMs these moves queue are marked delivered (the bot
   never posts them), except those of the last command, which the restarted bot delivers; the leak checks read
@@ -185,7 +186,8 @@ def play_on_table(env: Env, chooser: Rng, until: Callable[[Any], bool]) -> list[
 
 async def test_a_keythedral_game_is_played_to_its_end_with_the_law_cards_kept_secret(env: Env) -> None:
     # the table: opened, joined, started; the opening message with the table image, Ana pinged to lay a field
-    opened = await env.run("ana", "new", {"game": "keythedral", "seed": SEED})
+    env.seed = SEED
+    opened = await env.run("ana", "new", {"game": "keythedral"})
     assert opened.content == "Table opened."
     assert env.public()[-1].content.startswith("Ana opened a Keythedral table (2-5 players).")
     await env.fake.wait_for(lambda: env.dms_noted("ana"))
@@ -195,7 +197,7 @@ async def test_a_keythedral_game_is_played_to_its_end_with_the_law_cards_kept_se
     assert (await env.run("ana", "start")).content == "Game started."
     await settled(env)
     opening = env.public()[-1]
-    assert opening.content.startswith(f"The Keythedral game starts (seed {SEED}).")
+    assert opening.content.startswith("The Keythedral game starts.")
     state = kt_state(env)
     drawn = flow.field_terrain(state.drawn)
     assert f"Waiting for Ana to lay the drawn {drawn} field tile." in opening.content
@@ -239,9 +241,12 @@ async def test_a_keythedral_game_is_played_to_its_end_with_the_law_cards_kept_se
     (card,) = [TITLES[c] for c in state.hands[0]]
     assert card == "Work Order"
     told = env.dms("ana")[dms_before["ana"]:]
-    assert [m.content for m in told] == ["From the game in <#{}>:\nYour new law card: Work Order (play it at the start "
-                                         "of phase 1).".format(env.games["id"])]
-    assert all(len(env.dms(name)) == dms_before[name] for name in ("ben", "cleo"))
+    assert [m.content for m in told if "law card:" in m.content] == [
+        "From the game in <#{}>:\nYour new law card: Work Order (play it at the start of phase 1).".format(
+            env.games["id"])]
+    # the cubes she could pay with were hers alone to see (ruling T-1): they came by DM, not as channel buttons
+    assert any("you are to choose the cubes to pay" in m.content and "Cubes (5):" in m.content for m in told)
+    assert not any(titles_in(m.content) for name in ("ben", "cleo") for m in env.dms(name)[dms_before[name]:])
     assert env.public()[-1].content.startswith("Ana gives 1 red and takes a law card; no more actions for them this "
                                                "round.")
     assert not titles_in(env.public()[-1].content)
@@ -266,12 +271,17 @@ async def test_a_keythedral_game_is_played_to_its_end_with_the_law_cards_kept_se
                                                             ":continue"]
     cleo_choices = [c.split(":", 2)[2] for c in decision_dm(env, "cleo", purchase).custom_ids]
     assert cleo_choices == ["continue"] + [f"law design-change 1.{k}" for k in range(1, 5)]
-    assert not decision_dms(env, "ben")
+    assert not [m for m in decision_dms(env, "ben") if purchase in m.content]
     await answer(env, "ana", "continue", purchase)
     await answer(env, "cleo", "continue", purchase)
     paid = env.public()[-1].content
     assert "Ben pays 1 black, 1 brown, 1 blue, 1 green and takes the seat on 1.2, worth 1." in paid
-    assert "Phase 4: the workers come home; 2 new law cards laid face down." in paid  # Ben had nothing left
+    # Ben has nothing left, so he can only pass; the table does not pass for him, which would show that his screen
+    # is empty (ruling T-1): he passes himself
+    assert "Waiting for Ben to take a phase-3 action." in paid
+    await turn(env, "ben", "pass")
+    paid = env.public()[-1].content
+    assert "Phase 4: the workers come home; 2 new law cards laid face down." in paid
 
     # the start of phase five: every holder (Ana, Cleo) is asked by DM with buttons, Ben (holding none) is not
     assert "Waiting for Ana and Cleo to play a law card at the start of phase 5, or continue." in paid
@@ -279,7 +289,7 @@ async def test_a_keythedral_game_is_played_to_its_end_with_the_law_cards_kept_se
     for name in ("ana", "cleo"):
         asked = decision_dm(env, name, "start of phase 5")
         assert button(asked, "continue") and asked.content.count("Law cards (") == 1
-    assert not decision_dms(env, "ben")
+    assert not [m for m in decision_dms(env, "ben") if "start of phase 5" in m.content]
     await answer(env, "ana", "continue", "start of phase 5")
     await answer(env, "cleo", "continue", "start of phase 5")
 
@@ -287,7 +297,10 @@ async def test_a_keythedral_game_is_played_to_its_end_with_the_law_cards_kept_se
     bids = env.public()[-1]
     assert "Phase 5: Ana hands the start-player marker to Ben." in bids.content
     assert "Anyone may pass ahead of their turn (`pass`)." in bids.content
-    assert [c.split(":", 4)[4] for c in bids.custom_ids] == ["pass", "bid 1", "bid 2", "bid 3"]
+    # the bids Cleo may make show how many cubes she holds: they come to her alone, by DM (ruling T-1)
+    assert bids.custom_ids == []
+    bidding = decision_dm(env, "cleo", "bid or pass for the start player")
+    assert [c.split(":", 2)[2] for c in bidding.custom_ids] == ["pass", "bid 1", "bid 2", "bid 3"]
     assert await env.suggest("ana", "play", "action", "") == ["pass"]
     # the phase-5 message tells the later bidders they may pass ahead (no DM: the decision is public and not due)
     kept = await env.run("ana", "play", {"action": "pass"})
@@ -295,7 +308,8 @@ async def test_a_keythedral_game_is_played_to_its_end_with_the_law_cards_kept_se
                             "Cleo to bid or pass for the start player).")
     await turn(env, "cleo", "bid 1")
     won = env.public()[-1].content
-    assert "Ana passes." in won and "Ben has only one possible choice, so Keywood plays it: pass." in won
+    assert "Ana passes." in won and "Waiting for Ben to match the highest bid or pass." in won
+    await turn(env, "ben", "pass")  # Ben cannot match; the table does not pass for him (T-1)
     await turn(env, "cleo", "give brown")
     await turn(env, "cleo", "start blue")
     assert "Round 2 begins. Ana is the start player." in env.public()[-1].content

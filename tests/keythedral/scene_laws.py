@@ -104,7 +104,7 @@ def buy_all_but_last(state: KState, buyers: Callable[[int], int] = lambda i: i %
     spaces = [s["space"] for s in state.mat]
     for i, space in enumerate(spaces[:-1]):
         buy_as(state, buyers(i), space)
-    return spaces[-1]
+    return str(spaces[-1])
 
 
 def to_phase_one(state: KState) -> list[Event]:

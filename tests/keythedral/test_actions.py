@@ -9,7 +9,7 @@ import pytest
 from engine.core import IllegalAction
 from engine.keythedral import GAME, board, flow
 from engine.keythedral import supply as sup
-from tests.keythedral.scene import at_actions, give, play, texts
+from tests.keythedral.scene import at_actions, deal_law, give, play, texts
 from tests.keythedral.scene_laws import actions_table, cost, run_while, set_tile, table, turn_to
 from tests.keythedral.scene_laws import options as legal
 from tests.keythedral.scene_more import hand_board
@@ -430,17 +430,39 @@ def test_a_craftsman_needs_the_full_price(verb: str, price: int) -> None:
     assert verb in verbs(state, 0)
 
 
-def test_used_craft_cubes_go_back_to_an_empty_craftsman() -> None:
-    """rules: Phase three, action four; ruling T-11: with none left at the forge, all the used white cubes in the
-    store go back to the blacksmith, who sells one of them."""
+def test_one_used_craft_cube_goes_back_to_an_empty_craftsman_per_purchase() -> None:
+    """rules: Phase three, action four ("the required number"); ruling T-11: with none left at the forge, one used
+    white cube goes back from the store to the blacksmith, who sells it at once; the others stay in the store."""
     state = actions_table(start=0)
     state.craftsmen["white"], state.store["white"] = 0, 3
     give(state, 0, black=2)
     play(state, 0, "smith")
     play(state, 0, "give black")
-    play(state, 0, "give black")
+    events = play(state, 0, "give black")
     assert cubes(state, 0)["white"] == 1
-    assert state.craftsmen["white"] == 2 and state.store["white"] == 0
+    assert state.craftsmen["white"] == 0 and state.store["white"] == 2
+    assert "a used white cube went back to the craftsman first" in texts(events)
+
+
+def test_used_cubes_left_in_the_store_stay_open_to_craft_bargain() -> None:
+    """rules: Phase three, action four ("the required number" of 'used' white cubes); Appendix, card 7; ruling
+    T-11: the forge empty and 3 used white cubes in the store, Ana's purchase takes one back to the blacksmith and
+    leaves 2 in the store, so Ben's Craft Bargain can still take a used white cube from there."""
+    state = actions_table(start=0)
+    deal_law(state, 1, "craft-bargain")
+    state.craftsmen["white"], state.store["white"] = 0, 3
+    give(state, 0, black=2)
+    give(state, 1, green=1)
+    play(state, 0, "smith")
+    play(state, 0, "give black")
+    play(state, 0, "give black")
+    assert (cubes(state, 0)["white"], state.craftsmen["white"], state.store["white"]) == (1, 0, 2)
+    play(state, 1, "laws")
+    assert "law craft-bargain green white" in legal(state, 1)
+    play(state, 1, "law craft-bargain green white")
+    assert cubes(state, 1)["white"] == 1 and cubes(state, 1)["green"] == 0
+    assert state.store["white"] == 1 and state.craftsmen["white"] == 0
+    assert sup.craft_available(state, "white")  # the blacksmith can still sell the last used one
 
 
 def test_an_empty_craftsman_with_no_used_cubes_sells_nothing() -> None:
@@ -637,10 +659,11 @@ def test_a_fenced_off_cottage_with_no_available_square_stays_where_it_is() -> No
 
 @pytest.mark.parametrize(("verb", "colour", "price"), [pytest.param("glass", "purple", 3, id="glass"),
                                                         pytest.param("gold", "yellow", 4, id="gold")])
-def test_used_purple_and_yellow_cubes_go_back_to_an_empty_glassmaker_or_goldsmith(verb: str, colour: str,
+def test_one_used_purple_or_yellow_cube_goes_back_to_an_empty_glassmaker_or_goldsmith(verb: str, colour: str,
                                                                                   price: int) -> None:
-    """rules: Phase three, action four ¶6 and ¶9; ruling T-11: with no purple cube left at the glassworks (no yellow
-    at the workshop), all the used ones in the store go back to the craftsman, who sells one of them."""
+    """rules: Phase three, action four ¶6 and ¶9 ("the required number"); ruling T-11: with no purple cube left at
+    the glassworks (no yellow at the workshop), one used cube goes back from the store to the craftsman, who sells
+    it; the other two stay in the store."""
     state = actions_table(start=0)
     state.craftsmen[colour], state.store[colour] = 0, 3
     give(state, 0, black=price)
@@ -650,8 +673,8 @@ def test_used_purple_and_yellow_cubes_go_back_to_an_empty_glassmaker_or_goldsmit
         play(state, 0, "give black")
     events = play(state, 0, "give black")
     assert cubes(state, 0)[colour] == 1 and cubes(state, 0)["black"] == 0
-    assert state.craftsmen[colour] == 2 and state.store[colour] == 0
-    assert f"the used {colour} cubes went back" in texts(events)
+    assert state.craftsmen[colour] == 0 and state.store[colour] == 2
+    assert f"a used {colour} cube went back" in texts(events)
     assert GAME.to_act(state) == [1]
 
 

@@ -11,7 +11,7 @@ import pytest
 from engine.core import REACTION, SIMULTANEOUS, TURN, IllegalAction
 from engine.keythedral import GAME, laws
 from engine.keythedral.state import KState
-from tests.keythedral.scene import deal_law, give, play
+from tests.keythedral.scene import deal_law, give, play, texts
 from tests.keythedral.scene_laws import (
     actions_table,
     cost,
@@ -264,8 +264,9 @@ def test_the_card_procured_is_told_only_to_its_taker() -> None:
 
 
 def test_a_turn_offers_the_hand_not_the_cards() -> None:
-    """ruling T-1: a holder's turn offers `laws` (open the hand), so the choices shown reveal no card."""
-    state = actions_table(start=0)
+    """ruling T-1: a holder's turn offers `laws` (open the hand), so the choices shown reveal no card (with
+    `open_screens`, where a turn's other choices may be shown to everyone)."""
+    state = actions_table(start=0, open_screens=True)
     hold(state, 0, "bargain")
     give(state, 0, black=1)
     options = legal(state, 0)
@@ -1089,16 +1090,46 @@ def test_a_price_increase_and_a_decrease_under_one_tile_both_apply() -> None:
     assert [t[0] for t in state.tiles[0]] == ["1.2"] and sum(state.cubes[0].values()) == 0
 
 
-def test_bargain_is_no_action() -> None:
-    """ruling T-34 (and T-14): the Bargain exchange is made as the card takes effect; the turn goes on."""
-    state = actions_table(start=0)
+def test_the_bargain_trade_is_the_turns_action() -> None:
+    """rules: Appendix, card 15 ("The trader will accept one resource cube instead of two"), Phase three, action
+    five; ruling T-34: Bargain sets the terms of the turn's trade with the trader, so once Ana has taken her two
+    cubes her turn ends as after any trade: Ben is next and the count of passes starts again."""
+    state = actions_table(start=1)
     hold(state, 0, "bargain")
-    give(state, 0, green=1)
+    give(state, 0, green=1, black=1, brown=1)
+    play(state, 1, "pass")
+    play(state, 2, "pass")
+    assert GAME.to_act(state) == [0] and state.passes == 2
     own_turn(state, 0, "law bargain green")
+    assert GAME.to_act(state) == [0]  # still choosing the cubes
     play(state, 0, "take black")
     play(state, 0, "take brown")
-    assert GAME.to_act(state) == [0]
+    assert state.cubes[0]["black"] == 2 and state.cubes[0]["brown"] == 2 and state.cubes[0]["green"] == 0
+    assert state.phase == "actions" and state.passes == 0 and GAME.to_act(state) == [1]
+    assert "house 1" not in legal(state, 0)
+
+
+def test_a_repealed_bargain_gives_the_turn_back() -> None:
+    """rules: Appendix, cards 10 and 15; ruling T-15, T-34: Cleo repeals Ana's Bargain after its trade, before Ben
+    starts his turn: the cubes go back, the turn is Ana's again with the passes counted before, and she may act."""
+    state = actions_table(start=1)
+    hold(state, 0, "bargain")
+    hold(state, 2, "repeal")
+    give(state, 0, green=1, black=1, brown=1)
+    play(state, 1, "pass")
+    play(state, 2, "pass")
+    held, store = dict(state.cubes[0]), dict(state.store)
+    own_turn(state, 0, "law bargain green")
+    play(state, 2, "continue")
+    play(state, 0, "take red")
+    play(state, 0, "take red")
+    assert GAME.to_act(state) == [1] and state.passes == 0
+    said = texts(play(state, 2, "law repeal"))
+    assert state.cubes[0] == held and state.store == store
+    assert GAME.to_act(state) == [0] and state.passes == 2 and "It is Ana's turn again" in said
     assert "house 1" in legal(state, 0)
+    play(state, 0, "house 1")
+    assert GAME.to_act(state) == [1] and state.passes == 0
 
 
 def test_substitution_is_spent_with_the_turn() -> None:

@@ -62,7 +62,7 @@ def test_preparation_fills_the_store_and_the_craftsmen_and_players_start_with_no
     assert {c: view["store"][c] for c in ("black", "brown", "blue", "green", "red")} == {
         "black": 20, "brown": 20, "blue": 15, "green": 15, "red": 15}
     assert view["craftsmen"] == {"white": 10, "purple": 10, "yellow": 10}
-    assert all(p["cube_count"] == 0 for p in view["players"])
+    assert all(GAME.view(start(3), s)["players"][s]["cube_count"] == 0 for s in range(3))
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

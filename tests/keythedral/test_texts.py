@@ -38,15 +38,29 @@ def cubes(**counts: int) -> dict[str, int]:
     return found
 
 
-def mat() -> list[dict[str, Any]]:
-    """Stage 1 bought out, stage 2 on sale with a price increase on 2.2, stages 3-5 face down."""
+TAKEN = (("1.1", 0), ("1.2", 1), ("1.3", 2), ("1.4", 0), ("2.3", 1))  # the seats bought so far, and by whom
+SCREENS: list[dict[str, Any]] = [  # what stands behind each screen (ruling T-1)
+    {"cubes": {"black": 2, "red": 1, "yellow": 1}, "cube_count": 4, "points": 2,
+     "tiles": [{"space": "1.1", "stage": 1}, {"space": "1.4", "stage": 1}]},
+    {"cubes": {}, "cube_count": 0, "points": 3, "tiles": [{"space": "1.2", "stage": 1}, {"space": "2.3", "stage": 2}]},
+    {"cubes": {"green": 3, "blue": 1}, "cube_count": 4, "points": 1, "tiles": [{"space": "1.3", "stage": 1}]},
+]
+
+
+def mat(shown: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
+    """Stage 1 bought out, stage 2 on sale with a price increase on 2.2, stages 3-5 face down; who took a seat (and
+    its tile) only for the screens in `shown`."""
     spaces: list[dict[str, Any]] = []
     for stage, slots in ((1, 4), (2, 4), (3, 4), (4, 3), (5, 2)):
         for slot in range(1, slots + 1):
             spaces.append({"space": f"{stage}.{slot}", "stage": stage, "face_up": stage <= 2, "tile": None,
-                           "cost": None, "reconstructed": True, "taken_by": None, "price_change": 0})
-    for space, seat in (("1.1", 0), ("1.2", 1), ("1.3", 2), ("1.4", 0), ("2.3", 1)):
-        next(s for s in spaces if s["space"] == space).update(taken_by=seat, tile=f"b{space[0]}-1")
+                           "cost": None, "reconstructed": True, "taken": False, "taken_by": None,
+                           "price_change": 0})
+    for space, seat in TAKEN:
+        entry = next(s for s in spaces if s["space"] == space)
+        entry["taken"] = True
+        if seat in shown:
+            entry.update(taken_by=seat, tile=f"b{space[0]}-1")
     costs = {"2.1": ["black", "brown", "green", "green", "blue", "blue"],
              "2.2": ["black", "black", "brown", "brown", "green", "blue"],
              "2.4": ["black", "brown", "brown", "green", "blue", "blue"]}
@@ -56,11 +70,22 @@ def mat() -> list[dict[str, Any]]:
     return spaces
 
 
-def public_view() -> dict[str, Any]:
-    """A public view after the spec's layout."""
+def public_view(open_screens: bool = False, shown: frozenset[int] = frozenset()) -> dict[str, Any]:
+    """A public view after the spec's layout: the screens closed (T-1) unless open_screens; `shown`: the screens the
+    viewer sees behind anyway (its own)."""
+    if open_screens:
+        shown = frozenset(range(3))
+    players: list[dict[str, Any]] = [
+        {"seat": 0, "name": "Ana", "colour": "blue", "laws_held": 2, "procured": True, "passed": False},
+        {"seat": 1, "name": "Ben", "colour": "yellow", "laws_held": 0, "procured": False, "passed": True},
+        {"seat": 2, "name": "Cy", "colour": "grey", "laws_held": 1, "procured": False, "passed": False},
+    ]
+    for seat in shown:
+        players[seat].update(SCREENS[seat], cubes=cubes(**SCREENS[seat]["cubes"]))
     return {
         "game": "keythedral", "viewer": None, "names": ["Ana", "Ben", "Cy"], "colours": ["blue", "yellow", "grey"],
         "round": 2, "variation": {"two_player": False, "no_laws": False, "open_tiles": False},
+        "open_screens": open_screens,
         "phase": "actions", "step": "turn", "start_player": 1, "to_act": [2],
         "waiting_for": "waiting for Cy to spend cubes or pass", "keythedral": "M13+",
         "fields": [{"at": "M13", "x": 12, "y": 12, "terrain": "quarry", "back": 1},
@@ -79,28 +104,18 @@ def public_view() -> dict[str, Any]:
         "workers": [{"seat": 0, "colour": "blue", "field": "N13", "cottage": 1},
                     {"seat": 2, "colour": "grey", "field": "L13", "cottage": 4}],
         "work_order": [], "current_number": None,
-        "mat": mat(), "stage": 2, "craftsmen": {"white": 10, "purple": 9, "yellow": 10},
+        "mat": mat(shown), "stage": 2, "craftsmen": {"white": 10, "purple": 9, "yellow": 10},
         "store": cubes(black=14, brown=17, blue=15, green=12, red=15, purple=1),
         "law_spaces": [True, False], "law_stack": 15, "laws_played": ["Start Order"],
-        "players": [
-            {"seat": 0, "name": "Ana", "colour": "blue", "cubes": cubes(black=2, red=1, yellow=1), "cube_count": 4,
-             "tiles": [{"space": "1.1", "stage": 1}, {"space": "1.4", "stage": 1}], "points": 2, "laws_held": 2,
-             "procured": True, "passed": False},
-            {"seat": 1, "name": "Ben", "colour": "yellow", "cubes": cubes(), "cube_count": 0,
-             "tiles": [{"space": "1.2", "stage": 1}, {"space": "2.3", "stage": 2}], "points": 3, "laws_held": 0,
-             "procured": False, "passed": True},
-            {"seat": 2, "name": "Cy", "colour": "grey", "cubes": cubes(green=3, blue=1), "cube_count": 4,
-             "tiles": [{"space": "1.3", "stage": 1}], "points": 1, "laws_held": 1, "procured": False,
-             "passed": False},
-        ],
+        "players": players,
         "bids": [], "effects": ["House Moratorium: only Ana may build houses this round"],
         "pending": None,
     }
 
 
 def seat_view(seat: int, laws: list[Any], legal: list[str] | None = None) -> dict[str, Any]:
-    """The seat's own view: the public one plus its law cards and legal moves."""
-    view = public_view()
+    """The seat's own view: the public one, with what stands behind its own screen, its law cards and legal moves."""
+    view = public_view(shown=frozenset({seat}))
     view["viewer"] = seat
     view["laws"] = laws
     view["legal"] = legal or []
@@ -116,12 +131,14 @@ def test_the_board_opens_with_round_phase_start_player_and_whom_it_waits_for() -
                      "Waiting for Cy to spend cubes or pass.")
 
 
-def test_the_mat_shows_costs_of_face_up_tiles_buyers_and_face_down_counts() -> None:
+def test_the_mat_shows_costs_of_face_up_tiles_taken_spaces_and_face_down_counts() -> None:
+    """Ruling T-1: a tile taken goes behind its buyer's screen, so the public mat shows the space taken, not by
+    whom (the log says who bought it, as the table saw it happen)."""
     text = board(public_view())
     assert "Keythedral mat, stage 2 on sale:" in text
-    assert "- Stage 1 (1 pt each): 1.1 Ana; 1.2 Ben; 1.3 Cy; 1.4 Ana" in text
+    assert "- Stage 1 (1 pt each): 1.1 taken; 1.2 taken; 1.3 taken; 1.4 taken" in text
     assert (f"- Stage 2 (2 pts each): 2.1 black + brown + 2 blue + 2 green{DAGGER}; "
-            f"2.2 2 black + 2 brown + blue + green{DAGGER} (+1 by law); 2.3 Ben; "
+            f"2.2 2 black + 2 brown + blue + green{DAGGER} (+1 by law); 2.3 taken; "
             f"2.4 black + 2 brown + 2 blue + green{DAGGER}") in text
     assert "- Stage 3 (3 pts each): 4 face down" in text
     assert "- Stage 5 (5 pts each): 2 face down" in text
@@ -137,15 +154,30 @@ def test_no_reconstructed_note_when_no_cost_shown_is_reconstructed() -> None:
 
 
 def test_the_board_shows_craftsmen_store_laws_and_players() -> None:
+    """Ruling T-1: the players' lines show how many law cards each holds and what they did in the open; their
+    cubes and seats stay behind the screen."""
     text = board(public_view())
     assert ("Craftsmen: blacksmith 10 white (any 2 cubes, `smith`), glassmaker 9 purple (any 3 cubes, `glass`), "
             "goldsmith 10 yellow (any 4 cubes, `gold`).") in text
     assert "Store: black 14, brown 17, blue 15, green 12, red 15; used craft cubes: purple 1." in text
     assert "New laws: 1 on offer (face down), 15 in the stack. Played: Start Order." in text
+    assert "- Ana (blue): cubes and seats behind the screen; 2 law cards; 3 fences left; procured a law" in text
+    assert ("- Ben (yellow, start player): cubes and seats behind the screen; 0 law cards; 2 fences left; "
+            "passed") in text
+    assert "In force: House Moratorium: only Ana may build houses this round." in text
+    assert "Open screens" not in text
+
+
+def test_with_open_screens_the_board_shows_every_players_cubes_and_seats() -> None:
+    """Ruling T-1, table option open_screens: every player's cubes, seats and points are on the board, and who took
+    each seat."""
+    text = board(public_view(open_screens=True))
+    assert "Open screens (table option): everyone's cubes and seats are shown." in text
     assert ("- Ana (blue): 2 pts (1.1, 1.4); 4 cubes: black 2, red 1, yellow 1; 2 law cards; 3 fences left; "
             "procured a law") in text
     assert "- Ben (yellow, start player): 3 pts (1.2, 2.3); 0 cubes: none; 0 law cards; 2 fences left; passed" in text
-    assert "In force: House Moratorium: only Ana may build houses this round." in text
+    assert "- Stage 1 (1 pt each): 1.1 Ana; 1.2 Ben; 1.3 Cy; 1.4 Ana" in text
+    assert "behind the screen" not in text
 
 
 def test_the_board_shows_fields_workers_cottages_and_fences_compactly() -> None:
@@ -157,10 +189,12 @@ def test_the_board_shows_fields_workers_cottages_and_fences_compactly() -> None:
 
 
 def test_the_board_hides_what_the_public_view_hides() -> None:
-    """Ruling T-1: law cards only as counts; the tiles face down show no cost."""
+    """Ruling T-1: law cards only as counts; no player's cubes, seats or points; the tiles face down show no cost."""
     text = board(public_view())
     assert "laws" not in public_view()
     assert not any(title in text for title in LAW_TITLES if title != "Start Order" and title != "House Moratorium")
+    rows = [line for line in text.splitlines() if line.startswith(("- Ana", "- Ben", "- Cy"))]
+    assert len(rows) == 3 and not any(word in row for row in rows for word in ("pt", "black", "green", "1.1"))
 
 
 def test_work_order_bids_set_up_and_variations_show_when_they_matter() -> None:
@@ -196,7 +230,7 @@ def test_cost_text_counts_repeats_in_cube_order() -> None:
 def test_the_hand_lists_law_cards_with_when_to_play_them_and_the_seat_holdings() -> None:
     text = hand(seat_view(0, ["sale", "work-order"], ["law sale gold", "pass"]), 0)
     lines = text.splitlines()
-    assert lines[0] == "Ana (blue), what you hold:"
+    assert lines[0] == "Ana (blue), what you hold behind your screen:"
     assert "- **Work Order**: at the start of phase 1 (`law work-order`)." in lines
     assert "- **Sale**: on your phase-3 turn (`law sale gold`)." in lines
     assert lines.index("- **Work Order**: at the start of phase 1 (`law work-order`).") < lines.index(
@@ -211,8 +245,9 @@ def test_the_hand_lists_law_cards_with_when_to_play_them_and_the_seat_holdings()
                                    {"number": 10}])
 def test_the_hand_reads_law_cards_in_any_form(entry: Any) -> None:
     assert [card.key for card in held_laws(seat_view(2, [entry]))] == ["repeal"]
-    assert "- **Repeal Law**: straight after another player plays a law card (`law repeal`)." in hand(
-        seat_view(2, [entry]), 2)
+    repeal = lookup.law("repeal")
+    assert repeal is not None
+    assert f"- **Repeal Law**: {repeal.when} (`law repeal`)." in hand(seat_view(2, [entry]), 2)
 
 
 def test_a_hand_with_no_law_cards_says_so_and_variation_two_leaves_them_out() -> None:

@@ -1,7 +1,8 @@
 """The Keythedral table image: renders every kind of table, stays under 1 MiB, is deterministic, reads only the
 public view's keys (kt-spec.md), refuses a private view, and changes when something public changes.
 
-The views come from tests/render/keythedral_views.py (hand-built, in the engine's view shape). Golden images live
+The views come from tests/render/keythedral_views.py (hand-built, in the engine's view shape, with every screen
+open); closed() turns one into what the public sees while the screens are closed (ruling T-1). Golden images live
 in tests/render/golden/keythedral_*.{json,png}: the JSON holds the input, the PNG the image at half size (a 2x2
 box average, re-encoded), which keeps the files small and still shows a moved or missing piece. Rewrite both
 after an intended change of the picture with
@@ -42,7 +43,7 @@ SPEC_KEYS: dict[str, set[str]] = {
     "": {"game", "viewer", "names", "colours", "round", "variation", "phase", "step", "start_player", "to_act",
          "waiting_for", "keythedral", "fields", "drawn_field", "field_stack", "cottages", "fences", "fences_left",
          "workers", "work_order", "current_number", "mat", "stage", "craftsmen", "store", "law_spaces", "law_stack",
-         "laws_played", "players", "bids", "effects", "pending", "laws", "legal"},
+         "laws_played", "players", "bids", "effects", "pending", "laws", "legal", "open_screens"},
     "variation": {"two_player", "no_laws", "open_tiles"},
     "fields[]": {"at", "x", "y", "terrain", "back"},
     "drawn_field": {"terrain", "back"},
@@ -50,7 +51,7 @@ SPEC_KEYS: dict[str, set[str]] = {
     "fences[]": {"seat", "colour", "square", "field"},
     "workers[]": {"seat", "colour", "field", "cottage"},
     "work_order[]": {"marker", "number", "seat"},
-    "mat[]": {"space", "stage", "face_up", "tile", "cost", "reconstructed", "taken_by", "price_change"},
+    "mat[]": {"space", "stage", "face_up", "tile", "cost", "reconstructed", "taken", "taken_by", "price_change"},
     "craftsmen": {"white", "purple", "yellow"},
     "store": {"black", "brown", "blue", "green", "red", "white", "purple", "yellow"},
     "players[]": {"seat", "name", "colour", "cubes", "cube_count", "tiles", "points", "laws_held", "procured",
@@ -59,6 +60,33 @@ SPEC_KEYS: dict[str, set[str]] = {
     "players[].tiles[]": {"space", "stage"},
     "bids[]": {"seat", "bid"},
 }
+
+
+SCREENED = ("cubes", "cube_count", "tiles", "points")  # a player's keys that stand behind the screen (T-1)
+
+
+def closed(view: dict[str, Any]) -> dict[str, Any]:
+    """The view as the public sees it with the screens closed (ruling T-1): no player's cubes, tiles or points, and
+    a taken mat space shows only that it is taken."""
+    view = json.loads(json.dumps(view))
+    view["open_screens"] = False
+    for player in view["players"]:
+        for key in SCREENED:
+            player.pop(key, None)
+    for space in view["mat"]:
+        space["taken"] = space["taken_by"] is not None
+        if space["taken"]:
+            space.update(taken_by=None, tile=None, cost=None, reconstructed=False)
+    return view
+
+
+def opened(view: dict[str, Any]) -> dict[str, Any]:
+    """The view with every screen open (table option open_screens, or the game over)."""
+    view = json.loads(json.dumps(view))
+    view["open_screens"] = view.get("phase") != "over"
+    for space in view["mat"]:
+        space["taken"] = space["taken_by"] is not None
+    return view
 
 
 @pytest.fixture(params=SCENARIOS)
@@ -192,10 +220,11 @@ def wrap(value: Any, path: str, seen: set[tuple[str, str]]) -> Any:
     return value
 
 
-def test_only_keys_the_spec_lists_are_read(scenario: str) -> None:
+@pytest.mark.parametrize("screens", [closed, opened])
+def test_only_keys_the_spec_lists_are_read(scenario: str, screens: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
     seen: set[tuple[str, str]] = set()
-    data = render(Recorder(sample_view(scenario), "", seen))
-    assert data == render(sample_view(scenario))
+    data = render(Recorder(screens(sample_view(scenario)), "", seen))
+    assert data == render(screens(sample_view(scenario)))
     unknown = sorted(f"{path}: {key}" for path, key in seen if key not in SPEC_KEYS.get(path, set()))
     assert not unknown, f"render read keys kt-spec.md does not list: {unknown}"
 
@@ -303,6 +332,39 @@ def test_a_public_change_changes_the_image(change: str) -> None:
     assert render(view) != plain
 
 
+def take_tile_closed(view: dict[str, Any]) -> None:
+    space = next(m for m in view["mat"] if m["face_up"] and not m["taken"])
+    space.update(taken=True, tile=None, cost=None, reconstructed=False, price_change=0)
+
+
+CLOSED_CHANGES: dict[str, Callable[[dict[str, Any]], None]] = {
+    "take a tile": take_tile_closed, "pass": player_passes, "law space": law_space_empties,
+    "start player": new_start_player,
+}
+
+
+@pytest.mark.parametrize("change", sorted(CLOSED_CHANGES))
+def test_a_public_change_changes_the_image_with_the_screens_closed(change: str) -> None:
+    """Ruling T-1: with the screens closed, a seat taken from the mat (by nobody named) and the moves made in the
+    open still show."""
+    view = closed(sample_view("midgame"))
+    plain = render(view)
+    CLOSED_CHANGES[change](view)
+    assert render(view) != plain
+
+
+def test_closed_screens_draw_a_screen_where_the_cubes_and_seats_were() -> None:
+    """Ruling T-1: the public image of a table with closed screens differs from the open one exactly in the player
+    rows and the taken mat spaces; the rows show a screen, not zero cubes."""
+    view = sample_view("midgame")
+    shut = closed(view)
+    assert render(shut) != render(opened(view))
+    for player in view["players"]:  # emptied screens drawn open would show zeros: a closed screen is not that
+        player["cubes"] = dict.fromkeys(player["cubes"], 0)
+        player.update(cube_count=0, tiles=[], points=0)
+    assert render(shut) != render(opened(view))
+
+
 def test_current_number_rings_its_cottages_while_workers_are_placed() -> None:
     view = sample_view("two_player")
     lit = render(view)
@@ -351,15 +413,17 @@ def test_scoreboard_renders_deterministically() -> None:
 
 # --- Golden images -----------------------------------------------------------------------------------------
 
-GOLDEN_TABLES = {"keythedral_setup_4p": "setup", "keythedral_midgame_4p": "midgame", "keythedral_end_5p": "end",
-                 "keythedral_2p_workers": "two_player"}
+GOLDEN_TABLES = {"keythedral_setup_4p": ("setup", closed), "keythedral_midgame_4p": ("midgame", closed),
+                 "keythedral_midgame_open_4p": ("midgame", opened), "keythedral_end_5p": ("end", opened),
+                 "keythedral_2p_workers": ("two_player", closed)}  # the game over opens every screen (T-1)
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_TABLES))
 def test_table_matches_golden(name: str, regen_golden: bool, tmp_path: Path) -> None:
     source = GOLDEN / f"{name}.json"
     if regen_golden:
-        source.write_text(json.dumps(sample_view(GOLDEN_TABLES[name]), indent=1, sort_keys=True) + "\n")
+        scenario, screens = GOLDEN_TABLES[name]
+        source.write_text(json.dumps(screens(sample_view(scenario)), indent=1, sort_keys=True) + "\n")
     data = render(json.loads(source.read_text()))
     if regen_golden:
         (GOLDEN / f"{name}.png").write_bytes(half(data))
