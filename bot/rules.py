@@ -58,7 +58,17 @@ def format_section(section: RuleSection, max_chars: int = 1800) -> str:
     room = limit - len(head) - len(foot) - 4
     if room < 2:
         raise ValueError(f"max_chars={max_chars} leaves no room for the body of {section.title!r}")
-    return "\n\n".join([head, _fit(section.body, room), foot])
+    body = section.body
+    if len(body) > room and section.source.startswith("ruling "):
+        body = _ruling_essentials(body)
+    return "\n\n".join([head, _fit(body, room), foot])
+
+
+def _ruling_essentials(body: str) -> str:
+    """A ruling too long for one message as its Question and Ruling bullets alone, saying where the rest is."""
+    bullets = re.split(r"(?m)^(?=- \*\*)", body)
+    kept = [b for b in bullets if b.startswith(("- **Question:**", "- **Ruling:**"))]
+    return "".join(kept).rstrip() + "\n(Its reasons, source and kind: docs/rulings.md.)"
 
 
 def cited_rulings(section: RuleSection) -> list[str]:

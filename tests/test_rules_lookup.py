@@ -212,3 +212,22 @@ def test_a_ruling_id_of_another_game_is_not_found_in_this_games_rules() -> None:
     assert lookup("keythedral", "K-1") == []
     assert lookup("keythedral", "T-1")[0].title.startswith("T-1 ")
     assert lookup("keyper", "K-1")[0].title.startswith("K-1 ")
+
+
+def test_every_rulings_question_and_ruling_reach_the_player_whole() -> None:
+    """/rules K-n shows a ruling in one message: when the whole ruling is too long, its Question and Ruling are
+    shown whole and the reasons are left to docs/rulings.md; no ruling's decision is ever cut."""
+    shortened = 0
+    text_of_rulings = (Path(__file__).resolve().parents[1] / "docs" / "rulings.md").read_text(encoding="utf-8")
+    games_by_letter = {"K": "keyper", "T": "keythedral", "F": "keyflower"}
+    keys = re.findall(r"^### ([KTF]-\d+) ", text_of_rulings, re.MULTILINE)
+    assert len(keys) > 100
+    for key in keys:
+        ruling = lookup(games_by_letter[key[0]], key)[0]
+        assert ruling.title.startswith(key), f"/rules {key} found {ruling.title}"
+        text = format_section(ruling)
+        decision = ruling.body.split("- **Why:**")[0].rstrip()
+        assert decision in text, f"{key}: the question and ruling are cut in /rules"
+        assert "…" not in text, f"{key} is cut in /rules"
+        shortened += "docs/rulings.md" in text
+    assert shortened, "no ruling needed shortening: the shortened form went untested"
