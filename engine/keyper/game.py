@@ -23,9 +23,10 @@ from engine.core import (
 from engine.keyper import decisions, flow, hidden, legal, scoring
 from engine.keyper.actions import Action, LayDown, PlayKeyple, parse_syntax, public_notation
 from engine.keyper.apply import apply_in_place, forecast
+from engine.keyper.economy import items_words
 from engine.keyper.explain import why_illegal
-from engine.keyper.spaces import PLOT_IDS, season_name
-from engine.keyper.state import State, from_data
+from engine.keyper.spaces import PLOT_IDS, comps, season_name
+from engine.keyper.state import Payment, State, from_data
 from engine.keyper.view import table_view
 from engine.records import to_data, to_text
 
@@ -99,6 +100,8 @@ class KeyperGame:
             outcome = outcome[:1] + [SECRET_OUTCOME]
         elif isinstance(action, PlayKeyple) and state.phase == "turn":
             outcome += [line for line in [forecast(state, seat, action)] if line]
+        if after.payment is not None and after.payment.seat == seat and not self.is_undo_barrier(state, after):
+            outcome += [_payment_words(after.payment)]
         return Verdict(True, f"'{action}' is legal.", "legal actions", tuple(outcome))
 
     def parse(self, state: State, seat: int, text: str, legal_now: list[Action] | None = None) -> Action:
@@ -207,3 +210,11 @@ GAME = KeyperGame()
 
 _CHECK: Game[State, Action] = GAME
 """mypy proves here that KeyperGame satisfies the engine contract."""
+
+
+def _payment_words(payment: Payment) -> str:
+    """What a build or upgrade still needs: 'Building the Windmill on f3: next you pay 1 log and 1 rock, ...'."""
+    tile = comps().tiles.get(payment.tile or "")
+    what = f"the {tile.name} on {payment.plot}" if tile else f"the tile on {payment.plot}"
+    doing = "Building" if payment.effect == "build" else "Upgrading"
+    return f"{doing} {what}: next you pay {items_words(payment.items)}, one item at a time (`pay RESOURCE`)."

@@ -414,25 +414,18 @@ def test_the_last_move_of_the_game_opens_the_screens_and_check_does_not() -> Non
 
 
 def test_every_legal_action_of_a_random_game_is_explained() -> None:
-    """engine contract (check): in random play-outs with and without the modules, every kind of legal action of
-    every seat to act (a spread of them at each step, the first of each verb always) has a describer and an outcome
-    beyond a bare yes, the same on a state the seat cannot tell apart."""
+    """engine contract (check): in random play-outs, every kind of legal action of every seat to act (a spread
+    of them at each step, the first of each verb always) is answered by its own describer (the outcome's first
+    line); tests/contract/test_check.py checks that the outcome is never a bare yes and blind to what is hidden."""
     seen: set[str] = set()
-    counter = [0]
 
     def each(state: KfState, seat: int, action: object) -> None:
-        counter[0] += 1
         for s in GAME.to_act(state):
             options = GAME.legal_actions(state, s)
             firsts = {a.verb: a for a in reversed(options)}
-            other = GAME.resample_hidden(state, s, counter[0]) if counter[0] % 7 == 0 else None
             for a in {*options[::max(1, len(options) // 6)], *firsts.values()}:
                 after, events = GAME.apply(state, s, a)
-                verdict = GAME.judge(state, s, a, after, events)
-                assert verdict.legal and verdict.outcome and all(line.strip() for line in verdict.outcome)
-                assert verdict.outcome[0] == describe(state, s, a, after)
-                if other is not None and a in GAME.legal_actions(other, s):
-                    assert GAME.check(other, s, a) == verdict, f"check of '{a}' tells what the seat cannot see"
+                assert GAME.judge(state, s, a, after, events).outcome[0] == describe(state, s, a, after)
                 seen.add(a.verb)
 
     for seed in range(1, 5):

@@ -196,3 +196,22 @@ def test_the_last_placement_on_a_plot_names_its_owner() -> None:
                 found.append((GAME.view(state, None)["last_space"], f"{action.space}@{seat}"))
     assert found, "some keyple went onto a plot"
     assert all(shown == expected for shown, expected in found)
+
+
+def test_check_of_a_build_left_to_pay_says_what_is_built_and_what_is_paid_next() -> None:
+    """rulebook p.13, note 4 Building and p.10 (paying a cost item by item, ruling K-21; engine contract, check): a
+    build or upgrade whose cost needs the player's choices says which tile goes where and what comes to pay."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+
+    def each(state: State, seat: int, action: Any) -> None:
+        for s in GAME.to_act(state):
+            for a in GAME.legal_actions(state, s):
+                after, _ = GAME.apply(state, s, a)
+                if not found and after.payment is not None and after.payment.tile and str(a).startswith("build"):
+                    found.append((str(a), GAME.check(state, s, a).outcome))
+
+    random_playout(GAME, ["Ana", "Ben", "Cleo"], 1, on_step=each)
+    (text, outcome), = found
+    plot = text.split()[2]
+    assert outcome[-1].startswith("Building the ") and f" on {plot}: next you pay " in outcome[-1], outcome
+    assert "`pay RESOURCE`" in outcome[-1]
