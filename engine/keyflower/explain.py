@@ -30,11 +30,11 @@ from engine.keyflower.lookup import (
     plural,
 )
 from engine.keyflower.state import KfState
-from engine.keyflower.turns import bid_needed, face_of, mix_group, needed, output_place, owner_of, sources
+from engine.keyflower.turns import bid_needed, face_of, may_lie, mix_group, needed, output_place, owner_of, sources
 
 RULES = {
     "bid": "reference §4", "move": "reference §4", "use": "reference §5", "count": "reference §4, §5",
-    "join": "reference §4", "add": "module sheet, Using Sven and Paulo; F-26", "pay": "reference §5",
+    "join": "reference §4", "add": "module sheet, Using Sven and Paulo; F-26, F-30", "pay": "reference §5",
     "take": "reference §5", "carry": "reference §6", "upgrade": "reference §6", "done": "reference §5, §6",
     "pass": "reference §3.2", "ghost": "module sheet, The ghost; F-39", "boat": "reference §7 step 5",
     "replace": "module sheet, Keymelequin; F-34", "place": "reference §7 step 6", "winter": "reference §3.1",
@@ -256,14 +256,16 @@ def _bid(state: KfState, seat: int, action: Act, after: KfState) -> str:
         start += _flat(state, seat, loc, {kind: 1}, "bid")
     else:
         start = f"You build a bid on {_name(loc)} {_mix_words(kind)}, {bid_needed(state, seat, loc)} or more"
+        start += _flat(state, seat, loc, {kind: 1}, "bid") if kind in kp.WILD else ""
     return f"{start} ({_best_other(state, seat, loc)}). {_cap(_prize(state, seat, loc))}."
 
 
-def _mix_words(kind: str) -> str:
-    """How a group is built one keyple at a time."""
-    if kind in kp.WILD:
+def _mix_words(kind: str, any_kind: bool = False) -> str:
+    """How a group is built one keyple at a time (any_kind: summer boat 4b lets any keyples join it)."""
+    if kind in kp.WILD and not any_kind:
         return f"with {kp.NAMES[kind]}: next you add {' or '.join(kp.WILD[kind])} workers one at a time"
-    return "from several colours: next you add workers one at a time"
+    first = f"with {kp.NAMES[kind]}" if kind in kp.WILD else "from several colours"
+    return f"{first}: next you add workers {'of any colours ' if any_kind else ''}one at a time"
 
 
 def _use(state: KfState, seat: int, action: Act, after: KfState) -> str:
@@ -273,7 +275,9 @@ def _use(state: KfState, seat: int, action: Act, after: KfState) -> str:
         start = f"You use {_name(loc)} with {kind}: next you say how many, {_span(_counts(after, seat))}"
         start += _flat(state, seat, loc, {kind: 1}, "use")
     else:
-        start = f"You use {_name(loc)} {_mix_words(kind)}, {pl.next_use_minimum(state, loc)} or more"
+        start = f"You use {_name(loc)} {_mix_words(kind, may_lie(state, seat, loc))}, " \
+                f"{pl.next_use_minimum(state, loc)} or more"
+        start += _flat(state, seat, loc, {kind: 1}, "use") if kind in kp.WILD else ""
     return f"{start}. {_cap(_gets(state, seat, loc))}."
 
 
@@ -328,16 +332,17 @@ def _placed(state: KfState, seat: int, loc: str, what: str, group: kp.Group, sho
     not)."""
     mine = pl.bid_of(state, loc, seat) if what == "bid" else None
     total = kp.size(group) + (mine[1] if mine else 0)
+    flat = _flat(state, seat, loc, group, what)
     if what == "bid":
         joined = f", {total} in all" if mine else ""
-        return (f"You bid {shown} on {_name(loc)}{joined} ({_best_other(state, seat, loc)}). "
+        return (f"You bid {shown} on {_name(loc)}{joined} ({_best_other(state, seat, loc)}){flat}. "
                 f"{_cap(_prize(state, seat, loc))}.")
     face = face_of(state, loc)
     assert face is not None
     if after.pending and after.pending["kind"] == "pay":
-        return (f"You use {_name(loc)} with {shown}; next you choose what to hand in ({_pay_words(face.pay)}). "
-                f"{_cap(_gets(state, seat, loc))}.")
-    return f"You use {_name(loc)} with {shown}: {_gets(state, seat, loc)}."
+        return (f"You use {_name(loc)} with {shown}{flat}; next you choose what to hand in "
+                f"({_pay_words(face.pay)}). {_cap(_gets(state, seat, loc))}.")
+    return f"You use {_name(loc)} with {shown}{flat}: {_gets(state, seat, loc)}."
 
 
 def _join(state: KfState, seat: int, action: Act, after: KfState) -> str:

@@ -120,7 +120,7 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         if seat not in to_act(state):
             raise IllegalAction(f"It is not your decision now: {self.waiting_for(state)}.", "reference §3.2")
         few = [str(a) for a in options] if len(options) <= 6 else []
-        reason = why_not(state, seat, action) if state.phase == "turns" and not state.pending else None
+        reason = why_not(state, seat, action) if state.phase == "turns" else None
         if reason is not None:
             raise IllegalAction(f"'{action}' is not possible: {reason[0]}", reason[1], few)
         rule = {"boats": "reference §7 step 5", "place": "reference §7 step 6", "winter-choice": "reference §3.1"}

@@ -96,14 +96,15 @@ POWERS: dict[str, tuple[str, str, str]] = {
     "4a": ("counter-bid in another colour",
            "against another player's blue, red or yellow bid on a season tile (not a green bid, not a turn-order "
            "tile) you may counter-bid in a different colour, green included, all one colour and still more "
-           "workers than the highest bid. Your workers lie flat and set the tile's colour only once no standing "
-           "worker is left there. A bid of Paulo may still be green, so it is not countered this way (F-44)",
-           "F-10, F-26, F-44"),
+           "workers than the highest bid; Sven or Paulo may be in it when the whole group counts as one such "
+           "colour (F-30). Your workers lie flat and set the tile's colour only once no standing worker is left "
+           "there. A bid of Paulo may still be green, so it is not countered this way (F-44)",
+           "F-10, F-26, F-30, F-44"),
     "4b": ("use with any colours",
            "on a tile someone has already bid on or used this season you may use it with workers of any colours, "
-           "even mixed, greens included; the off-colour workers lie flat, still count toward the six, and your "
-           "use still needs more workers than the one before",
-           "F-26"),
+           "even mixed, greens, Sven and Paulo included; the off-colour workers lie flat, still count toward the "
+           "six, and your use still needs more workers than the one before",
+           "F-26, F-30"),
 }
 """Summer boat face -> (short, full, rulings) (reference §9.4)."""
 
@@ -594,8 +595,8 @@ def wild_text(name: str) -> str:
     lines = [head,
              f"Keyples in the same bid as him, or used on the same tile (before or after him, by anyone), may count "
              f"as {colours} too; bids beside a tile are not on it (F-28). A tile's colour may stay open between "
-             f"the two (F-29). He never shares a group with {other} and is never laid flat by summer boat 4a or 4b "
-             "(F-29, F-30).",
+             f"the two (F-29). He shares no standing group with {other} (F-29). Summer boat 4a may lay him flat in "
+             "a counter-bid that counts as one colour, 4b in a use of any keyples (F-30).",
              f"He may be paid as {pays}; the payer chooses (F-31). In a winning bid he goes into the bag, used on a "
              "tile to its owner; hidden in the bag or behind a screen like any keyple (F-32).",
              f"At the end he scores as a worker, and keyples assigned to the same winter tile may count as "

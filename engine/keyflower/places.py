@@ -138,11 +138,21 @@ def _plain_identity(bids: Mapping[str, list[Any]], uses: list[list[Any]], seat: 
 
 def group_fits(state: KfState, seat: int, loc: str, group: kp.Group, purpose: str) -> bool:
     """Whether the seat may add this group here as a bid or a use without breaking the tile's colour (F-29)."""
-    mine = peek(state, loc)["bids"].get(str(seat)) if purpose == "bid" else None
-    if mine and mine[1] and flat(mine, 2):  # a lying counter-bid (4a) only grows in its own colour
-        return set(group) == {mine[0]}
+    found_place = peek(state, loc)
+    mine = found_place["bids"].get(str(seat)) if purpose == "bid" else None
+    if mine and mine[1] and flat(mine, 2):
+        return lying_bid_grows(found_place, seat, mine, group)
     found = identity(state, loc, seat, purpose, group)
     return found is None or bool(found)
+
+
+def lying_bid_grows(found: Mapping[str, Any], seat: int, mine: list[Any], group: kp.Group) -> bool:
+    """Whether a seat's lying counter-bid (summer boat 4a) may take this group: the whole must still count as one
+    colour, one the other standing workers cannot be (reference §9.4, F-26, F-30)."""
+    colours = kp.can_be(kp.merged(bid_group(mine), group))
+    others = {s: b for s, b in (found.get("bids") or {}).items() if s != str(seat)}
+    rest = place_identity({"bids": others, "uses": found.get("uses") or []})
+    return bool(colours) and (rest is None or bool(colours - rest))
 
 
 def colour_of(state: KfState, loc: str) -> str | None:

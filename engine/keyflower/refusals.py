@@ -6,13 +6,19 @@ from __future__ import annotations
 from engine.keyflower import celeste
 from engine.keyflower import keyples as kp
 from engine.keyflower import places as pl
+from engine.keyflower import transport as tr
 from engine.keyflower.actions import Act
 from engine.keyflower.state import KfState
-from engine.keyflower.turns import bid_needed, biddable, usable
+from engine.keyflower.turns import bid_needed, biddable, may_lie, may_lie_group, mix_group, usable
+
+WILD_RULE = "module sheet, Using Sven and Paulo; F-29, F-30"
 
 
 def why_not(state: KfState, seat: int, action: Act) -> tuple[str, str] | None:
-    """(reason, rule) for a refused turn action naming a place, or None when no specific reason is found."""
+    """(reason, rule) for a refused turn action naming a place, or a keyple added to a group being built; None when
+    no specific reason is found."""
+    if state.pending:
+        return _add(state, seat, action) if state.pending["kind"] == "mix" and action.verb == "add" else None
     if action.verb not in ("bid", "use", "ghost") or not action.args:
         return None
     loc = action.args[0]
@@ -29,15 +35,25 @@ def why_not(state: KfState, seat: int, action: Act) -> tuple[str, str] | None:
     if kind in kp.KINDS and not state.workers[seat].get(kind):
         return f"you have no {kp.NAMES.get(kind, kind)} behind your screen.", "reference §3.2"
     current = pl.identity(state, loc)
+    if kind in kp.WILD and current is not None and current.isdisjoint(kp.WILD[kind]) and not may_lie_group(
+            state, seat, loc, {kind: 1}, action.verb):
+        return _wild_off_colour(state, seat, action.verb, loc, kind, current)
     if kind in kp.COLOURS and current is not None and kind not in current:
         shown = "/".join(c for c in kp.COLOURS if c in current) or "no single colour"
         return f"the workers at {loc} are {shown}: a {action.verb} there must be too.", "reference §4, F-29"
     need = bid_needed(state, seat, loc) if action.verb == "bid" else pl.next_use_minimum(state, loc)
-    have = state.workers[seat].get(kind, 0)
-    if kind in kp.COLOURS and have < need:
-        goal = "to lead the bidding" if action.verb == "bid" else "for the next use (one more than the last)"
-        return f"you have {have} {kind}; {need} are needed {goal}.", "reference §4" if action.verb == "bid" \
-            else "reference §5"
+    goal = "to lead the bidding" if action.verb == "bid" else "for the next use (one more than the last)"
+    rule = "reference §4" if action.verb == "bid" else "reference §5"
+    screen = state.workers[seat]
+    if kind in kp.WILD:
+        name, pair = kp.NAMES[kind], kp.WILD[kind]
+        lying = action.verb == "use" and may_lie(state, seat, loc)  # summer boat 4b: any keyples may join him
+        have = sum(screen.values()) if lying else 1 + sum(screen.get(c, 0) for c in pair)
+        if have < need:
+            with_ = "and any others" if lying else f"and your {' and '.join(pair)}"
+            return f"{name} {with_} make {have}; {need} are needed {goal}.", rule
+    elif kind in kp.COLOURS and screen.get(kind, 0) < need:
+        return f"you have {screen.get(kind, 0)} {kind}; {need} are needed {goal}.", rule
     return None
 
 
@@ -55,3 +71,46 @@ def _ghost(state: KfState, seat: int, loc: str) -> tuple[str, str]:
     if top is None:
         return f"the ghost goes only beside a winning bid for a tile up for auction; {loc} has none.", "F-39"
     return "the ghost never replaces your own bid.", "F-39"
+
+
+def _shown(colours: frozenset[str]) -> str:
+    """'green', 'green/red'; 'no single colour' for none."""
+    return "/".join(c for c in kp.COLOURS if c in colours) or "no single colour"
+
+
+def _wild_off_colour(state: KfState, seat: int, verb: str, loc: str, wild: str,
+                     current: frozenset[str]) -> tuple[str, str]:
+    """Why Sven or Paulo may not start a bid or use at a tile none of whose colours is of his pair."""
+    name, pair = kp.NAMES[wild], " or ".join(kp.WILD[wild])
+    reason = f"{name} counts as {pair}, and the workers at {loc} are {_shown(current)}"
+    if verb != "bid" or "4a" not in tr.powers(state, seat):
+        return f"{reason}: a {verb} there must fit them.", WILD_RULE
+    if pl.bid_of(state, loc, seat) is not None:
+        boat = "your own bid there only grows in colours it can keep"
+    elif loc not in state.auction:
+        boat = "summer boat 4a counters only on a tile up for auction"
+    elif "green" in current:
+        boat = "summer boat 4a never counters a bid that is or may still be green (F-44)"
+    else:
+        boat = "summer boat 4a counters only another player's standing bid"
+    return f"{reason}, and {boat}.", f"reference §9.4; {WILD_RULE}, F-44"
+
+
+def _add(state: KfState, seat: int, action: Act) -> tuple[str, str] | None:
+    """Why a keyple may not join the group being built (Sven's or Paulo's group must keep one colour of his pair,
+    unless summer boat 4b's use may lie flat)."""
+    pending = state.pending
+    assert pending is not None
+    kind = action.args[0] if action.args else ""
+    if kind in kp.KINDS and not state.workers[seat].get(kind):
+        return f"you have no {kp.NAMES.get(kind, kind)} behind your screen.", "reference §3.2"
+    group = mix_group(state, pending)
+    wild = next(iter(kp.wilds_in(group)), None)
+    what = pending.get("what", "use")
+    if wild is None or kind not in kp.KINDS or kind in kp.WILD[wild] or (what == "use" and may_lie(
+            state, seat, pending["loc"])):
+        return None
+    name, pair = kp.NAMES[wild], " or ".join(kp.WILD[wild])
+    lie = " (only summer boat 4b's use may mix colours)" if what == "use" else ""
+    return (f"a {what} holding {name} must count as one colour, {pair}: {kp.NAMES.get(kind, kind)} cannot join "
+            f"it{lie}.", WILD_RULE)

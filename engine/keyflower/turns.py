@@ -112,11 +112,25 @@ def _colours_for_mixed(state: KfState, seat: int, loc: str, purpose: str, held: 
 
 def colour_fits(state: KfState, seat: int, loc: str, colour: str, purpose: str) -> bool:
     """Whether workers of this colour may join the location as a bid or a use (reference §4, §9.4, F-29)."""
-    if pl.group_fits(state, seat, loc, {colour: 1}, purpose):
-        return True
-    if purpose == "bid" and pl.bid_of(state, loc, seat) is not None:
-        return False
-    return _may_break(state, seat, loc, purpose, pl.identity(state, loc) or frozenset())
+    return placeable(state, seat, loc, {colour: 1}, purpose)
+
+
+def placeable(state: KfState, seat: int, loc: str, group: kp.Group, purpose: str) -> bool:
+    """Whether the seat may put this group here as a bid or a use: standing, fitting the tile's colours, or laid
+    flat by summer boat 4a or 4b (reference §4, §9.4, F-29, F-30)."""
+    return pl.group_fits(state, seat, loc, group, purpose) or may_lie_group(state, seat, loc, group, purpose)
+
+
+def may_lie_group(state: KfState, seat: int, loc: str, group: kp.Group, purpose: str) -> bool:
+    """Whether a group that does not fit the tile's colours may go there laid flat: as summer boat 4b's use of a
+    tile already bid on or used (any keyples, Sven and Paulo among them), or as 4a's counter-bid, which must count
+    as one colour that the standing workers cannot be (reference §9.4, F-26, F-30)."""
+    if purpose == "use":
+        return may_lie(state, seat, loc)
+    if pl.bid_of(state, loc, seat) is not None:
+        return False  # one's own bid grows standing, or as a lying bid may (places.group_fits)
+    current = pl.identity(state, loc) or frozenset()
+    return _may_break(state, seat, loc, purpose, current) and bool(kp.can_be(group) - current)
 
 
 def _may_break(state: KfState, seat: int, loc: str, purpose: str, current: frozenset[str]) -> bool:
@@ -218,34 +232,43 @@ def turn_actions(state: KfState, seat: int) -> list[Act]:
 def _wild_starts(state: KfState, seat: int, loc: str, what: str, wilds: list[str], need: int,
                  face: Face | None = None, seen: dict[str, frozenset[str] | None] | None = None) -> list[Act]:
     """Sven or Paulo (those of `wilds` the seat holds) put into a bid or a use here (`need`: the fewest workers it
-    takes), to be joined by workers of his pair (module sheet, F-29)."""
+    takes), to be joined by workers of his pair, or by any keyples in summer boat 4b's use (module sheet, F-29,
+    F-30)."""
     found = []
     screen = state.workers[seat]
+    any_kind = what == "use" and face is not None and may_lie(state, seat, loc)  # 4b: any keyples may join him
     for wild in wilds:
         pair = kp.WILD[wild]
+        alone = {wild: 1}
+        if not _wild_fits(state, seat, loc, what, wild, seen):
+            continue
+        if any_kind:
+            assert face is not None
+            if _enough_of_any(state, seat, face, need - 1, alone):
+                found.append(act(what, loc, wild))
+            continue
         if 1 + screen.get(pair[0], 0) + screen.get(pair[1], 0) < need:
             continue  # too few of his pair to make the bid or the use
-        alone = {wild: 1}  # enough of his pair was checked above, and the room by the caller: a use that pays
-        if _wild_fits(state, seat, loc, what, wild, seen) and (  # something must still be able to pay it
-                what == "bid" or (face is not None and not face.pay)
-                or can_finish(state, seat, loc, what, alone, pair, alone, need, face)):
+        # enough of his pair was checked above, and the room by the caller: a use that pays something must still
+        # be able to pay it
+        if what == "bid" or (face is not None and not face.pay) or can_finish(
+                state, seat, loc, what, alone, pair, alone, need, face):
             found.append(act(what, loc, wild))
     return found
 
 
 def _wild_fits(state: KfState, seat: int, loc: str, what: str, wild: str,
                seen: dict[str, frozenset[str] | None] | None = None) -> bool:
-    """places.group_fits for Sven or Paulo alone; where every group is one plain colour, they all share it, so he
-    fits when it is one of his pair (or nobody stands there), unless he would join one's own lying bid. seen: the
-    tile colours colours_for found."""
+    """placeable() for Sven or Paulo alone; where every group is one plain colour, they all share it, so he fits
+    when it is one of his pair (or nobody stands there), or else lies flat where summer boat 4a or 4b lets him
+    (F-30). seen: the tile colours colours_for found."""
     place = pl.peek(state, loc)
-    if pl.may_be_mixed(place):
-        return pl.group_fits(state, seat, loc, {wild: 1}, what)
     mine = place["bids"].get(str(seat)) if what == "bid" else None
-    if mine and mine[1] and pl.flat(mine, 2):
-        return False
+    if pl.may_be_mixed(place) or (mine and mine[1] and pl.flat(mine, 2)):
+        return placeable(state, seat, loc, {wild: 1}, what)
     current = seen[loc] if seen is not None and loc in seen else pl.place_identity(place, plain=True)
-    return current is None or not current.isdisjoint(kp.WILD[wild])
+    return current is None or not current.isdisjoint(kp.WILD[wild]) or may_lie_group(
+        state, seat, loc, {wild: 1}, what)
 
 
 def _pair_mix(state: KfState, seat: int, loc: str, what: str) -> bool:
@@ -272,9 +295,16 @@ def _face(state: KfState, loc: str) -> Face:
 def mixed_use_allowed(state: KfState, seat: int, loc: str, need: int, face: Face) -> bool:
     """Summer boat 4b: on a tile already bid on or used, a use may mix colours (reference §9.4, F-26)."""
     screen = state.workers[seat]
-    spare = sum(screen.values()) - sum(k for key, k in face.pay.items() if key in (*kp.COLOURS, "any"))
-    return (may_lie(state, seat, loc) and sum(1 for c in kp.COLOURS if screen.get(c)) >= 2 and spare >= need
-            and can_pay(state, seat, face, {}))
+    return (may_lie(state, seat, loc) and sum(1 for k in kp.KINDS if screen.get(k)) >= 2
+            and _enough_of_any(state, seat, face, need, {}))
+
+
+def _enough_of_any(state: KfState, seat: int, face: Face, short: int, on_screen: kp.Group) -> bool:
+    """Whether `short` more workers of any kinds can still come from the screen for summer boat 4b's use, besides
+    on_screen (the group's keyples not yet taken from it), with the tile's payment still possible."""
+    screen = state.workers[seat]
+    paid = sum(k for key, k in face.pay.items() if key in (*kp.COLOURS, "any"))
+    return sum(screen.values()) - kp.size(on_screen) - paid >= short and can_pay(state, seat, face, on_screen)
 
 
 def losing_bids(state: KfState, seat: int) -> list[str]:
@@ -298,13 +328,22 @@ def _moves(state: KfState, seat: int, faces: dict[str, Face]) -> list[Act]:
         for loc, what in targets:
             if loc == source:
                 continue
-            if wilds:  # a group with Sven or Paulo is topped up with his pair's colours
-                pair = kp.WILD[next(iter(wilds))]
-                if pl.group_fits(state, seat, loc, group, what) and can_finish(state, seat, loc, what, group, pair):
+            if wilds:  # a group with Sven or Paulo is topped up with his pair's colours (any, under boat 4b)
+                if placeable(state, seat, loc, group, what) and _wild_finishes(state, seat, loc, what, group):
                     found.append(act("move", source, what, loc))
             elif _plain_move(state, seat, group, others, loc, what):
                 found.append(act("move", source, what, loc))
     return found
+
+
+def _wild_finishes(state: KfState, seat: int, loc: str, what: str, group: kp.Group) -> bool:
+    """Whether a moved group holding Sven or Paulo can be made big enough here: with his pair's colours, or with
+    any keyples for summer boat 4b's use (F-29, F-30)."""
+    if what == "use" and may_lie(state, seat, loc):
+        short = max(0, pl.next_use_minimum(state, loc) - kp.size(group))
+        return pl.used(state, loc) + kp.size(group) + short <= pl.MAX_WORKERS and _enough_of_any(
+            state, seat, _face(state, loc), short, {})
+    return can_finish(state, seat, loc, what, group, kp.WILD[next(iter(kp.wilds_in(group)))])
 
 
 def _plain_move(state: KfState, seat: int, group: kp.Group, others: dict[str, int], loc: str, what: str) -> bool:
@@ -343,15 +382,16 @@ def mix_actions(state: KfState, pending: Json) -> list[Act]:
     room = pl.MAX_WORKERS - pl.used(state, loc) - kp.size(group) if what == "use" else pl.MAX_WORKERS
     found = []
     wild = next(iter(kp.wilds_in(group)), None)
+    any_kind = what == "use" and may_lie(state, seat, loc)  # summer boat 4b: any keyples, Sven and Paulo too
     for kind in kp.KINDS if room > 0 else ():
         if not state.workers[seat].get(kind) or (face is not None and not can_pay(state, seat, face, {kind: 1})):
             continue
-        if wild is not None:  # with Sven in it, the group (which fits) takes his pair's colours and nothing else
+        if any_kind:
+            fits = True  # off the tile's colour, the use lies flat (F-26, F-30)
+        elif wild is not None:  # with Sven in it, the group (which fits) takes his pair's colours and nothing else
             fits = kind in kp.WILD[wild]
         else:
-            more = kp.merged(group, {kind: 1})
-            lying = what == "use" and not kp.wilds_in(more) and may_lie(state, seat, loc)
-            fits = lying or pl.group_fits(state, seat, loc, more, what)
+            fits = pl.group_fits(state, seat, loc, kp.merged(group, {kind: 1}), what)
         if fits:
             most = min(state.workers[seat][kind], room)
             while most > 1 and face is not None and not can_pay(state, seat, face, {kind: most}):
@@ -384,7 +424,7 @@ def _joins(state: KfState, seat: int, loc: str, what: str, group: kp.Group, more
     """Whether another outbid group may join: of the moved group's colour, or fitting the tile together with it."""
     if "colour" in pending and not kp.wilds_in(group) and not kp.wilds_in(more):
         return set(more) == {pending["colour"]}
-    return pl.group_fits(state, seat, loc, kp.merged(group, more), what)
+    return placeable(state, seat, loc, kp.merged(group, more), what)
 
 
 def count_range(state: KfState, pending: Json) -> range:

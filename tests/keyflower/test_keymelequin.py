@@ -495,19 +495,16 @@ def test_the_tile_opens_again_when_the_narrowing_group_moves_away() -> None:
 # --- summer boats 4a and 4b (F-30) -----------------------------------------------------------------------------
 
 
-def test_a_group_with_sven_is_never_laid_flat_by_boat_4a() -> None:
-    """F-30 (and F-26): boat 4a lets its owner counter a red bid with plain blue lying flat, but a group holding
-    Sven is never laid flat: it must fit the standing red, which it cannot."""
+def test_boat_4a_offers_sven_for_a_counter_bid_as_it_offers_plain_blue() -> None:
+    """F-30 (and F-26): against Ben's red bid, boat 4a lets Ana counter with plain blue, yellow or green lying flat,
+    and with Sven as well, who "can be used in the same way as an ordinary keyple" (module sheet, Using Sven and
+    Paulo); the rest of it is in test_boats_with_sven.py."""
     state = scene(season=1)
     put_tile(state, 0, "summerboat-4a", "0/-1")
     give_wild(state, 0, "sven")
     bid(state, 1, "alehouse", "red", 1)
-    options = at(state, 0, "alehouse")
-    assert "blue" in options  # 4a works for plain groups as before
-    assert "sven" not in options
-    state.turn = 0
-    with pytest.raises(IllegalAction):
-        play(state, 0, "bid alehouse sven")
+    assert at(state, 0, "alehouse") == {"blue", "yellow", "green", "red", "sven"}
+    assert "sven" not in at(state, 1, "alehouse")  # without the boat, Sven's blue or yellow does not fit red
 
 
 def test_boat_4a_does_not_counter_a_bid_of_paulo_alone_off_his_colours() -> None:
@@ -545,20 +542,17 @@ def test_boat_4a_counters_a_bid_of_sven_alone_like_a_blue_or_yellow_one() -> Non
     assert pl.identity(state, "alehouse") == {"blue", "yellow"}
 
 
-def test_a_use_with_paulo_is_never_laid_flat_by_boat_4b() -> None:
-    """F-30 (and F-26): boat 4b lets its owner use a blue-used tile with red, or with mixed colours, lying flat;
-    Paulo never lies flat: he is not offered for that use, nor inside a 4b mixed use."""
+def test_boat_4b_offers_paulo_alone_and_inside_a_mixed_use() -> None:
+    """F-30 (and F-26): boat 4b lets Ana use a Keywood used with blue with red, with mixed colours, and with Paulo,
+    alone or inside the mixed use ("Paulo acts in the same way" as Sven, an ordinary keyple: module sheet)."""
     state = scene(season=1)
     put_tile(state, 0, "summerboat-4b", "0/-1")
     give_wild(state, 0, "paulo")
     use(state, 1, "keywood", "blue", 1)
-    options = at(state, 0, "keywood", "use")
-    assert {"red", "mixed"} <= options
-    assert "paulo" not in options
+    assert {"red", "mixed", "paulo"} <= at(state, 0, "keywood", "use")
     state.turn = 0
     play(state, 0, "use keywood mixed")
-    assert {"add red", "add yellow"} <= set(legal(state, 0))
-    assert "add paulo" not in legal(state, 0)
+    assert {"add red", "add yellow", "add paulo"} <= set(legal(state, 0))
 
 
 # --- paying with Sven or Paulo (F-31) ------------------------------------------------------------------------------
