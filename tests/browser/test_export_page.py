@@ -89,7 +89,9 @@ def test_the_page_works_offline_in_chromium(exported: tuple[Path, dict[str, Any]
             page.goto(path.as_uri())
 
             def at(step: int) -> None:
-                page.wait_for_function(f"document.getElementById('board').dataset.step === '{step}'", timeout=10_000)
+                # a locator assertion polls without evaluating a string, which the page's CSP (no 'unsafe-eval')
+                # would refuse whenever the step is not shown at the first look
+                sync_api.expect(page.locator("#board")).to_have_attribute("data-step", str(step), timeout=10_000)
                 assert page.locator("#counter").inner_text() == f"Step {step} of {last}"
                 assert page.locator("#line").inner_text() == (data["steps"][step][1] or "The start of the game.")
 
