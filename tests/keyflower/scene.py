@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import copy
 
-from engine.core import Event
+import pytest
+
+from engine.core import Event, IllegalAction
 from engine.keyflower import places as pl
 from engine.keyflower.game import GAME
 from engine.keyflower.state import KfState
@@ -259,3 +261,21 @@ def group(state: KfState, seat: int, first: str, *kinds: str) -> list[Event]:
     for kind in kinds:
         events += play(state, seat, f"add {kind}")
     return events + (play(state, seat, "done") if state.pending and state.pending["kind"] == "mix" else [])
+
+
+def refusal(state: KfState, seat: int, text: str) -> tuple[str, str]:
+    """The reason and the rule of a refused action; the state is unchanged."""
+    before = GAME.to_json(state)
+    with pytest.raises(IllegalAction) as refused:
+        GAME.apply(state, seat, GAME.parse(state, seat, text))
+    assert GAME.to_json(state) == before
+    return refused.value.reason, refused.value.rule
+
+
+def checked(state: KfState, seat: int, text: str) -> str:
+    """What check says of a legal move, as one text; the state is left as it was."""
+    before = GAME.to_json(state)
+    verdict = GAME.check(state, seat, GAME.parse(state, seat, text))
+    assert verdict.legal, verdict.reason
+    assert GAME.to_json(state) == before
+    return " ".join(verdict.outcome)

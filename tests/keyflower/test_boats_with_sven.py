@@ -10,15 +10,12 @@ every action is played through GAME in Keywood's notation.
 
 from __future__ import annotations
 
-import pytest
-
-from engine.core import IllegalAction
 from engine.keyflower import places as pl
-from engine.keyflower.game import GAME
 from engine.keyflower.state import KfState
 from tests.keyflower.scene import (
     at_turns,
     bid,
+    checked,
     give_wild,
     group,
     legal,
@@ -27,6 +24,7 @@ from tests.keyflower.scene import (
     offered,
     play,
     put_tile,
+    refusal,
     screen,
     use,
 )
@@ -51,22 +49,6 @@ def starts(state: KfState, seat: int, what: str, loc: str) -> set[str]:
     return {a.split()[2] for a in offered(state, seat) if a.startswith(f"{what} {loc} ")}
 
 
-def refusal(state: KfState, seat: int, text: str) -> tuple[str, str]:
-    """The reason and the rule of a refused action (as the seat to act); the state is unchanged."""
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as refused:
-        GAME.apply(state, seat, GAME.parse(state, seat, text))
-    assert GAME.to_json(state) == before
-    return refused.value.reason, refused.value.rule
-
-
-def checked(state: KfState, seat: int, text: str) -> str:
-    """What check says of a legal move; the state is left as it was."""
-    before = GAME.to_json(state)
-    verdict = GAME.check(state, seat, GAME.parse(state, seat, text))
-    assert verdict.legal, verdict.reason
-    assert GAME.to_json(state) == before
-    return " ".join(verdict.outcome)
 
 
 # --- boat 4b: uses of any colours, Sven and Paulo among them ---------------------------------------------------

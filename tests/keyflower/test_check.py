@@ -32,15 +32,7 @@ from tests.keyflower.scene import (
     to_winter,
     use,
 )
-
-
-def outcome(state: KfState, seat: int, text: str) -> str:
-    """check's outcome as one text; the check is legal and leaves the state as it was."""
-    before = GAME.to_json(state)
-    verdict = GAME.check(state, seat, GAME.parse(state, seat, text))
-    assert verdict.legal, verdict.reason
-    assert GAME.to_json(state) == before
-    return " ".join(verdict.outcome)
+from tests.keyflower.scene import checked as outcome
 
 
 def same_for_every_redraw(state: KfState, seat: int, text: str, hidden: Callable[[KfState, list[Event]], str]) -> str:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import IllegalAction
 from engine.keyflower.game import GAME
 from engine.keyflower.state import KfState
-from tests.keyflower.scene import at_turns, bid, module_game, screen
+from tests.keyflower.scene import at_turns, bid, module_game, refusal, screen
 
 TILES = ["alehouse", "miner", "stable", "keywood"]
 
@@ -21,14 +20,6 @@ def scene(season: int = 1) -> KfState:
         screen(state, seat, blue=2, red=2, yellow=2)
     return state
 
-
-def refusal(state: KfState, seat: int, text: str) -> tuple[str, str]:
-    """The reason and the rule of a refused action; the state is unchanged."""
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalAction) as refused:
-        GAME.apply(state, seat, GAME.parse(state, seat, text))
-    assert GAME.to_json(state) == before
-    return refused.value.reason, refused.value.rule
 
 
 def test_a_bid_for_a_tile_not_up_for_auction_says_which_tiles_take_bids() -> None:
