@@ -42,10 +42,11 @@ def drawn(game: Game[Any, Any], state: Any, seat: int, chooser: Rng) -> Any:
 
 
 def one_game(game: Game[Any, Any], players: int, seed: int, opponent: str, budget: standin.Budget,
-             times: list[float], max_actions: int | None = None) -> bool | None:
-    """Play one game, the stand-in at seat 0; whether it finished first (alone or shared); None when the game did
-    not end within max_actions actions (it is then left unfinished, neither won nor lost)."""
-    state = game.setup([f"P{i + 1}" for i in range(players)], seed, None)
+             times: list[float], max_actions: int | None = None, options: dict[str, Any] | None = None) -> bool | None:
+    """Play one game (with these engine options), the stand-in at seat 0; whether it finished first (alone or
+    shared); None when the game did not end within max_actions actions (it is then left unfinished, neither won nor
+    lost)."""
+    state = game.setup([f"P{i + 1}" for i in range(players)], seed, options)
     chooser = Rng.from_seed(seed)
     actions = 0
     while not game.is_over(state):
@@ -94,15 +95,21 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="print each game's result as it ends")
     parser.add_argument("--max-actions", type=int, default=None,
                         help="leave a game unfinished after this many actions (reported apart, not counted)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option of the table, as at `keywood play` (e.g. open_screens=yes)")
     args = parser.parse_args()
-    game = games.get(args.game).engine
+    entry = games.get(args.game)
+    game = entry.engine
+    schema = {o.name: o for o in entry.options}
+    chosen = {name: schema[name].read(value) for name, _, value in (o.partition("=") for o in args.option)}
+    options = entry.engine_options(entry.read_options(chosen, {}))
     budget = standin.Budget(playouts=args.playouts, seconds=args.seconds, candidates=args.candidates,
                             depth=None if args.full else args.depth, greedy=args.greedy, sample=args.sample,
                             prior=args.prior, screened=args.screened)
     times: list[float] = []
     wins = unfinished = 0
     for k in range(args.games):
-        won = one_game(game, args.players, args.seed + k, args.opponent, budget, times, args.max_actions)
+        won = one_game(game, args.players, args.seed + k, args.opponent, budget, times, args.max_actions, options)
         wins += bool(won)
         unfinished += won is None
         if args.verbose:
@@ -112,7 +119,7 @@ def main() -> None:
     times.sort()
     p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
     print(f"{args.game}, {args.players} players, {args.games} games (seeds {args.seed}..{args.seed + args.games - 1}) "
-          f"against {args.opponent} seats; budget {budget}")
+          f"against {args.opponent} seats; options {options}; budget {budget}")
     finished = args.games - unfinished
     if unfinished:
         print(f"{unfinished} of {args.games} games did not end within {args.max_actions} actions (not counted)")
