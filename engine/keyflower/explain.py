@@ -27,6 +27,7 @@ from engine.keyflower.lookup import (
     and_list,
     display_name,
     order_face,
+    pay_words,
     plural,
 )
 from engine.keyflower.state import KfState
@@ -153,25 +154,11 @@ def _gain_words(gain: Mapping[str, int]) -> str:
     return and_list(parts)
 
 
-def _pay_words(pay: Mapping[str, int]) -> str:
-    """'an extra yellow worker', 'a saw', 'a skill of your choice'."""
-    parts = []
-    for key, n in pay.items():
-        if key in kp.COLOURS:
-            parts.append(f"an extra {key} worker" if n == 1 else f"{n} extra {key} workers")
-        elif key == "any":
-            parts.append("an extra worker" if n == 1 else f"{n} extra workers")
-        elif key == "skill":
-            parts.append("a skill of your choice" if n == 1 else f"{n} skills of your choice")
-        else:
-            parts.append(f"a {key}" if n == 1 else f"{n} {key}s")
-    return and_list(parts)
-
 
 def _does(state: KfState, seat: int, loc: str, face: Face) -> str:
     """What a face does in a few words: 'gives 2 wood', 'moves resources 2 steps and upgrades 1 tile per use'."""
     if face.kind == "produce":
-        paid = f" for {_pay_words(face.pay)}" if face.pay else ""
+        paid = f" for {pay_words(face.pay)}" if face.pay else ""
         return f"gives {_gain_words(face.gain)}{paid} per use"
     if face.kind == "transport":
         factor = 2 if "2b" in tr.powers(state, seat) else 1
@@ -220,7 +207,7 @@ def _gets(state: KfState, seat: int, loc: str) -> str:
         return f"it {_does(state, seat, loc, face)}; {workers}"
     place = output_place(state, seat, loc)
     onto = f" onto {_name(state.villages[seat][place]['tile'])}" if any(k in sup.RESOURCES for k in face.gain) else ""
-    paid = f"you hand in {_pay_words(face.pay)} and " if face.pay else ""
+    paid = f"you hand in {pay_words(face.pay)} and " if face.pay else ""
     return f"{paid}it gives {_gain_words(face.gain)}{onto}; {workers}"
 
 
@@ -341,7 +328,7 @@ def _placed(state: KfState, seat: int, loc: str, what: str, group: kp.Group, sho
     assert face is not None
     if after.pending and after.pending["kind"] == "pay":
         return (f"You use {_name(loc)} with {shown}{flat}; next you choose what to hand in "
-                f"({_pay_words(face.pay)}). {_cap(_gets(state, seat, loc))}.")
+                f"({pay_words(face.pay)}). {_cap(_gets(state, seat, loc))}.")
     return f"You use {_name(loc)} with {shown}{flat}: {_gets(state, seat, loc)}."
 
 

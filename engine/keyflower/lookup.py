@@ -282,7 +282,7 @@ def power_short(tile_id: str) -> str:
     return POWERS.get(tile_id[-2:], ("",))[0] if tile_id.startswith("summerboat-") else ""
 
 
-def _pay_long(pay: Mapping[str, int]) -> str:
+def pay_words(pay: Mapping[str, int]) -> str:
     """'hand in an extra yellow worker (into the bag)' and the like."""
     parts = []
     for key, n in pay.items():
@@ -317,7 +317,7 @@ def _gain_long(gain: Mapping[str, int]) -> str:
 def effect_long(tile: Tile, face: Face) -> str:
     """What one face does, in a sentence without its points."""
     if face.kind == "produce":
-        pay = _pay_long(face.pay)
+        pay = pay_words(face.pay)
         what = "the pile" if any(k in SKILLS or k == "skill" for k in face.pay) else "the bag"
         when = " only after the draw" if tile.id in _AFTER_DRAW else ""
         lead = f"each use, hand in {pay} (into {what}{when}) and get " if pay else "each use gives "

@@ -182,7 +182,7 @@ def test_handing_in_a_worker_of_choice_then_draws_unseen() -> None:
     state = scene(1, "tavern")
     play(state, 0, "use tavern red")
     assert outcome(state, 0, "count 1").startswith("You use the Tavern with 1 red; next you choose what to hand in "
-                                                   "(an extra worker).")
+                                                   "(an extra worker of any colour).")
     play(state, 0, "count 1")
     said = same_for_every_redraw(state, 0, "pay blue", private(0))
     assert said == ("You hand in 1 blue into the bag; then the Tavern gives you 2 workers from the bag. Then 2 workers "
