@@ -19,6 +19,7 @@ from bot import rules
 from bot.games import GameEntry
 from bot.rules import RuleSection
 from engine.keyflower.lookup import DISCORD_SAFE, MARK, describe, module_names, names
+from tests import sources
 from tests.keyflower.test_texts import SOURCES, _words
 
 REPO = Path(__file__).resolve().parents[2]
@@ -296,8 +297,7 @@ def copied(text: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def have_sources() -> None:
-    if not any(path.is_file() for path in SOURCES):
-        pytest.skip("no Keyflower source text found")
+    sources.need(*SOURCES)
 
 
 @pytest.mark.usefixtures("have_sources")
@@ -322,8 +322,7 @@ def test_no_run_of_twelve_words_is_copied_into_the_module_descriptions() -> None
 
 def test_the_copy_check_would_see_a_copied_sentence() -> None:
     """The check itself works: a sentence lifted from the module sheet is caught."""
-    if not SOURCES[1].is_file():
-        pytest.skip("the module sheet is not here")
+    sources.need(SOURCES[1])
     sheet = SOURCES[1].read_text(encoding="utf-8")
     sentence = next(line for line in sheet.splitlines() if len(_words(line)) > RUN + 2)
     assert copied(f"As the sheet puts it: {sentence}")
