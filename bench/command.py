@@ -52,7 +52,7 @@ class Bench:
 
     async def new_game(self, seed: int) -> None:
         """/new, /join and /start."""
-        assert await self.command(self.names[0], "new", {"seed": seed}) == "Table opened."
+        assert await self.command(self.names[0], "new") == "Table opened."
         for name in self.names[1:]:
             assert await self.command(name, "join") == "You are seated."
         assert await self.command(self.names[0], "start") == "Game started."
@@ -94,7 +94,8 @@ async def run(commands: int, seed: int, players: int) -> list[float]:
     times: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         store = Store(f"sqlite:///{Path(folder) / 'keywood.db'}")
-        table = Table(store)
+        seeds = [seed]
+        table = Table(store, draw_seed=lambda: seeds[0])
         async with running_fake(guilds=[world.guild]) as fake:
             bot = Keywood(table, BotConfig("token", [int(world.guild["id"])], tick_seconds=3600),
                           guild_ready_timeout=0.05)
@@ -106,6 +107,7 @@ async def run(commands: int, seed: int, players: int) -> list[float]:
                     status, state = bench.state()
                     if status == "finished":
                         game_seed += 1
+                        seeds[0] = game_seed
                         await bench.new_game(game_seed)
                         continue
                     seat = GAME.to_act(state)[0]

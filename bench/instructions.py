@@ -65,8 +65,6 @@ def inner(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = Store(f"sqlite:///{folder}/bench.db")
         try:
-            if store.checkpointer is not None:
-                store.checkpointer.close()
             table = Counted(store, images=False)
             play_games(table, 1, args.seed + 1000, "warm", game=args.game)
             table.counting = True

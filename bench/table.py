@@ -1,4 +1,4 @@
-"""Table commands against the floor: `python bench/table.py [--url URL | --postgres] [--stored 10,10000] [--games 3]`.
+"""Table commands: `python bench/table.py [--url URL | --postgres] [--stored 10,10000] [--games 3]`.
 
 Plays random 3-player Keyper games through the real table and store (one transaction per command) and times each
 `play` command: parse, engine, log row, snapshot, version, prompts, outbox. Board images are off
@@ -14,17 +14,13 @@ games are stored in bulk through the store's ORM session (not through Table.hand
 games row (status active, table options as `start` writes them), three seats, the opening snapshot dealt by the
 engine from the game's own seed and the open turn decision `start` creates. Then --games games are played through a
 new Table (the process's heap frozen first, as `keywood run` freezes it once started: bot/heap.py), each play
-command timed, and after each one the floor: bench/rawtxn.py's raw transaction (read a game's version and state,
-append a log row, write a mid-game state and the version back, through the driver alone) on one of the stored games
-drawn at random. Command and floor thus run on the same database at the same moments, so the ratio holds even
-when the load of a shared machine changes during the run.
+command timed.
 Last, one more game is played with every SQL statement the store's connections send counted at the driver (SQLite's
 trace callback, a counting psycopg cursor), BEGIN and COMMIT left out.
 
-commands/s is the number of timed commands divided by their total time (one command at a time), and the floor's
-rate likewise; the ratio is commands/s over the floor's transactions/s. Prints which Python runs it (interpreter()),
-one line per phase and a table; the last lines say, per count, `commands/s: X, p95: Y ms, floor: Z/s, ratio: R (N
-games, kind)`.
+commands/s is the number of timed commands divided by their total time (one command at a time). Prints which Python
+runs it (interpreter()), one line per phase and a table; the last lines say, per count, `commands/s: X, p95: Y ms
+(N games, kind)`.
 """
 
 from __future__ import annotations
@@ -43,9 +39,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import rawtxn  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 from sqlmodel import SQLModel  # noqa: E402
 
@@ -236,23 +230,16 @@ def database(args: argparse.Namespace) -> Iterator[str]:
 
 
 def phase(store: Store, stored: int, args: argparse.Namespace) -> dict[str, float]:
-    """The table and the floor, by turns, on `stored` games in an emptied database; prints a line."""
+    """The table's play commands on `stored` games in an emptied database; prints a line."""
     wipe(store)
-    took, ids = store_games(store, stored, args.seed + 1_000_000)
+    took, _ = store_games(store, stored, args.seed + 1_000_000)
     table = Table(store, images=False)  # a new one: ids restart after a wipe, and the table caches states by id
-    floor = rawtxn.Floor(store, ids, args.seed)
     freeze_long_lived()  # as `keywood run` does once it has started, on a database that already holds these games
-    floor_times: list[float] = []
-    try:
-        times = play_games(table, args.games, args.seed, f"g{stored}", between=lambda: floor_times.append(floor.one()))
-    finally:
-        floor.close()
+    times = play_games(table, args.games, args.seed, f"g{stored}")
     rate, p50, p95 = summary(times)
-    floor_rate, _, floor_p95 = summary(floor_times)
     print(f"{stored:,} games (stored in {took:.1f} s): {len(times)} play commands, {rate:.0f} commands/s, "
-          f"p50 {p50:.2f} ms, p95 {p95:.2f} ms; floor {floor_rate:.0f}/s, p95 {floor_p95:.2f} ms; "
-          f"{rate / floor_rate:.2f} of the floor", flush=True)
-    return {"stored": stored, "rate": rate, "p50": p50, "p95": p95, "floor": floor_rate, "floor_p95": floor_p95}
+          f"p50 {p50:.2f} ms, p95 {p95:.2f} ms", flush=True)
+    return {"stored": stored, "rate": rate, "p50": p50, "p95": p95}
 
 
 def main() -> None:
@@ -279,13 +266,11 @@ def main() -> None:
     common = statistics.mode(counted)
     print(f"statements per play command (BEGIN and COMMIT left out): mean {mean:.2f}, most often {common:.0f}, "
           f"from {min(counted):.0f} to {max(counted):.0f} ({len(counted)} commands)")
-    print("| database | stored games | commands/s | p95 | floor (txn/s) | ratio to floor | statements/command |")
+    print("| database | stored games | commands/s | p50 | p95 | statements/command |")
     for r in results:
-        print(f"| {kind} | {r['stored']:,} | {r['rate']:.0f} | {r['p95']:.2f} ms | {r['floor']:.0f} | "
-              f"{r['rate'] / r['floor']:.3f} | {mean:.2f} |")
+        print(f"| {kind} | {r['stored']:,} | {r['rate']:.0f} | {r['p50']:.2f} ms | {r['p95']:.2f} ms | {mean:.2f} |")
     for r in results:
-        print(f"commands/s: {r['rate']:.0f}, p95: {r['p95']:.2f} ms, floor: {r['floor']:.0f}/s, ratio: "
-              f"{r['rate'] / r['floor']:.3f} ({r['stored']:,} games, {kind})")
+        print(f"commands/s: {r['rate']:.0f}, p95: {r['p95']:.2f} ms ({r['stored']:,} games, {kind})")
 
 
 if __name__ == "__main__":

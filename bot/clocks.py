@@ -3,10 +3,10 @@
 A table's clock is three of its options (the registry's, shared by every game): `clock_hours`, the pace of one
 decision (0: no clock); `on_timeout`, what happens when it runs out (the stand-in plays that decision, the seat is
 offered to a substitute, or the host is asked); and `away_hours`, how long each player may pause their own clock
-in all. A running clock lives in its decision's prompt row (payload `clock`: when it ends, and its stage, `running`
-before the warning, `warned` after it, `out` once it ran out; the prompt's deadline is the next moment the clock
-needs attention), so it survives a restart like every deadline. The table (bot/table.py) applies
-what these helpers work out.
+in all. A running clock lives in its decision's prompt row (the payload's `clock`, a records.Timer: when it ends, and
+its stage, `running` before the warning, `warned` after it, `out` once it ran out; the prompt's deadline is the next
+moment the clock needs attention), so it survives a restart like every deadline. The table (bot/table/timing.py)
+applies what these helpers work out.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.records import TableNotes, Timer
 from bot.store import aware
 
 CONSEQUENCES = ("standin", "sub", "host")
@@ -47,12 +48,12 @@ class Clock:
         """Whether decisions are timed at all."""
         return self.pace > timedelta(0)
 
-    def start(self, moment: datetime, away_until: datetime | None = None) -> tuple[datetime, dict[str, str]]:
+    def start(self, moment: datetime, away_until: datetime | None = None) -> tuple[datetime, Timer]:
         """A new decision's first deadline (its warning) and its clock, counted from the moment (or from the end of
         the seat's time away)."""
         begins = max(moment, away_until) if away_until else moment
         ends = begins + self.pace
-        return ends - self.pace / WARN_SHARE, {"ends": ends.isoformat(), "stage": "running"}
+        return ends - self.pace / WARN_SHARE, Timer(ends, "running")
 
     def describe(self) -> str:
         """The clock in words, for `clock` and the message announcing a change of it."""
@@ -65,20 +66,20 @@ class Clock:
                 f"keep their own deadline. {away[0].upper()}{away[1:]}.")
 
 
-def shifted(clock: dict[str, str], by: timedelta, pace: timedelta) -> tuple[datetime, dict[str, str]] | None:
+def shifted(clock: Timer, by: timedelta, pace: timedelta) -> tuple[datetime, Timer] | None:
     """A running (or warned) clock moved on by a pause, with its next deadline; None for a clock already out. A
     clock whose holder was warned is not warned again."""
-    if clock.get("stage") == "out":
+    if clock.stage == "out":
         return None
     later = ends(clock) + by
-    if clock.get("stage") == "warned":
-        return later, {"ends": later.isoformat(), "stage": "warned"}
-    return later - pace / WARN_SHARE, {"ends": later.isoformat(), "stage": "running"}
+    if clock.stage == "warned":
+        return later, Timer(later, "warned")
+    return later - pace / WARN_SHARE, Timer(later, "running")
 
 
-def ends(clock: dict[str, str]) -> datetime:
+def ends(clock: Timer) -> datetime:
     """When a clock runs (or ran) out."""
-    return aware(datetime.fromisoformat(clock["ends"]))
+    return aware(clock.ends)
 
 
 def parse_duration(text: str) -> timedelta:
@@ -104,15 +105,10 @@ def say(span: timedelta) -> str:
     return " ".join(parts) or "no time"
 
 
-def away_of(options: dict[str, Any], seat: int) -> dict[str, Any]:
-    """A seat's time away as stored in the table's options: until when (ISO, or absent) and minutes used."""
-    return dict(options.get("away", {}).get(str(seat), {"used": 0}))
-
-
-def away_until(options: dict[str, Any], seat: int, moment: datetime) -> datetime | None:
+def away_until(notes: TableNotes, seat: int, moment: datetime) -> datetime | None:
     """Until when a seat's clock is paused, if it is paused at this moment."""
-    until = away_of(options, seat).get("until")
-    if not until:
+    until = notes.away_of(seat).until
+    if until is None:
         return None
-    found = aware(datetime.fromisoformat(until))
+    found = aware(until)
     return found if found > moment else None

@@ -29,6 +29,7 @@ LIST_LIMIT = 40
 TABLE_VERBS = ("board", "hand", "log", "score", "check", "rules", "undo", "standin")
 LATEST = "latest.png"
 
+SUMMARY_TAIL = "\n  `check ACTION` tells what it would do; `list` numbers them all."
 HELP = """Type a number from the list, or an action in notation: {examples} (`rules notation` explains them);
 `ACTION x3` does one three times in a row. `rules NAME` describes {components}. Commands, in any case:
   list           number every choice (then type a number)
@@ -235,7 +236,7 @@ class Console:
 
     def deliver(self) -> None:
         """Take the terminal table's queued messages off the outbox: the terminal has shown them already."""
-        rows, _ = self.table.pending_messages()
+        rows = self.table.pending_messages()
         self.table.messages_sent([row.id for row in rows if row.id is not None and row.channel_id == WHERE.channel_id
                                   and row.guild_id == WHERE.guild_id])
 
@@ -284,7 +285,7 @@ class Console:
             return numbered(turn.legal)
         summary = games.get(turn.game).texts.choices
         if summary is not None:
-            return summary(turn.view, turn.seat, turn.legal)
+            return summary(turn.view, turn.seat, turn.legal) + SUMMARY_TAIL
         kinds = sorted({action.split()[0] for action in turn.legal})
         example = next((a for a in turn.legal if a.startswith("play")), turn.legal[0])
         return (f"  {len(turn.legal)} choices ({', '.join(kinds)}). Type one in notation, e.g. '{example}', "

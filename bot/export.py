@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image, ImageChops, features
 
 from bot import describe, games
+from bot.loaded import Loaded, log_line, record_of
 from engine.core import JSON, Scoreboard
 from engine.core import replay as replay_log
 
 if TYPE_CHECKING:
     from bot.store import ActionRow, Store, Tx
-    from bot.table import Loaded
 
 KEY_EVERY = 30  # a whole image at least every this many changed frames (stepping back redraws from the last one)
 TILE = 32  # changed rectangles are made of squares this many pixels wide
@@ -128,8 +128,6 @@ def collect(tx: Tx, game_id: int) -> Replay:
     Raises NoGame for an unknown id, NotFinished for a game that has not ended, and ExportError when the log no
     longer replays to the stored state.
     """
-    from bot.table import Loaded
-
     row = tx.game(game_id)
     if row is None:
         raise NoGame(f"no game {game_id}")
@@ -156,8 +154,6 @@ def _not_finished(game_id: int, status: str) -> str:
 
 def _replay(game: Loaded, rows: list[ActionRow]) -> tuple[list[Step], Any]:
     """The public steps of a game (the start, then one per live log row) and the final state."""
-    from bot.table import log_line, record_of
-
     engine, chapter = game.engine, game.entry.chapter
     views: list[JSON] = []  # the public view at the start and after each action, with today's seat names
     final = replay_log(engine, record_of(game, rows), lambda s: views.append(game.rename_view(engine.view(s, None))))

@@ -92,7 +92,8 @@ class Texts:
     board: the public table; hand: one seat's private view. Optional: choices, a readable summary of a seat's
     choices when they are too many to list (the seat's view, the seat, the legal actions' notations); lookup, a
     component (tile, card...) described by name, for `rules NAME` (None when the name is no component); names,
-    the component names lookup knows, for autocomplete. examples, components and hand_words fill the help:
+    the component names lookup knows, for autocomplete; more, the rules topic that says more about a component
+    (None where lookup's text says it all). examples, components and hand_words fill the help:
     a few actions in notation, what `rules NAME` describes, and what a seat's hand holds.
     """
 
@@ -104,6 +105,7 @@ class Texts:
     choices: Callable[[JSON, int, list[str]], str] | None = None
     lookup: Callable[[str], str | None] | None = None
     names: Callable[[], list[str]] | None = None
+    more: Callable[[str], str | None] | None = None
 
 
 @dataclass(frozen=True)

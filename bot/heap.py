@@ -11,7 +11,7 @@ def freeze_long_lived() -> int:
 
     A full collection walks every object the collector tracks. A bot's are mostly its imports, its connections and
     Discord's caches, which live as long as the process: walking them paused one table command for 75-170 ms about
-    once in 2,000 commands (docs/benchmarks.md, eighth pass). Frozen objects are still freed as soon as nothing
+    once in 2,000 commands, before the bot froze them. Frozen objects are still freed as soon as nothing
     refers to them; only a reference cycle among them that becomes garbage later stays in memory (gc.freeze).
     """
     gc.collect()

@@ -225,8 +225,8 @@ A = TypeVar("A")
 
 
 def clone(state: S) -> S:
-    """An independent deep copy of a game state (engine.records: worked out once per record class from its fields,
-    three times as fast as a pickle round trip for Keyper)."""
+    """An independent deep copy of a game state (engine.records.clone: walked field by field, what cannot change
+    shared)."""
     return records.clone(state)
 
 

@@ -99,8 +99,8 @@ def sqlite_dump(path: Path | str) -> tuple[str, bytes]:
     con = sqlite3.connect(path)
     try:
         text = "\n".join(con.iterdump())
-        # The store's own checkpointer may hold the checkpoint at this moment (SQLITE_BUSY, the log not copied):
-        # try again, for up to 5 s, until the whole log is in the file.
+        # A store connection's commit may be checkpointing at this moment (SQLITE_BUSY, the log not copied): try
+        # again, for up to 5 s, until the whole log is in the file.
         deadline = time.monotonic() + 5
         while con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] and time.monotonic() < deadline:
             time.sleep(0.01)

@@ -263,7 +263,7 @@ def parse_syntax(text: str) -> Action:
         if m:
             return _build(kind, m)
     raise InvalidAction(f"'{text}' is not a Keyper action. Try 'keyper 2', 'play green 1.pig', 'join white', "
-                        "'take pig', 'laydown 1.pig x2', or see /rules notation.")
+                        "'take pig' or 'laydown 1.pig x2'.")
 
 
 def _build(kind: type, m: re.Match[str]) -> Action:

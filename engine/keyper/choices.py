@@ -9,7 +9,7 @@ It reads only the seat's own view, the legal list and the printed component data
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +17,7 @@ from engine.core import EngineError
 from engine.keyper.actions import Action, Build, LayDown, PlayKeyper, PlayKeyple, parse_syntax
 from engine.keyper.components import FieldKind
 from engine.keyper.spaces import comps
+from engine.keyper.view import KeyperView, PlayerView, as_view
 from engine.keyper.vocab import COLOURS
 
 WIDTH = 100
@@ -53,14 +54,16 @@ class _Groups:
     examples: list[str] = field(default_factory=list)
 
 
-def summary(view: dict[str, Any], seat: int, legal: list[str]) -> str:
-    """A seat's legal actions in groups with an example of each, in about 25 lines for a 4-player turn."""
+def summary(data: Mapping[str, Any], seat: int, legal: list[str]) -> str:
+    """A seat's legal actions in groups with an example of each, in about 25 lines for a 4-player turn; raises
+    ValueError when data is no Keyper view."""
+    view = as_view(data)
     me = view["players"][seat]
     groups = _sort(view, legal)
-    lines = [f"{me['name']}, you have {len(legal)} choices ({view.get('season_name', '')}, "
-             f"turn {view.get('turn', '?')}). In groups:"]
+    lines = [f"{me['name']}, you have {len(legal)} choices ({view['season_name']}, "
+             f"turn {view['turn']}). In groups:"]
     if groups.keyper:
-        later = "" if view.get("season_name") == "winter" else " (you fold its display next season)"
+        later = "" if view["season_name"] == "winter" else " (you fold its display next season)"
         lines += _wrap(f"Keyper: `keyper N` claims board {_or([str(b) for b in groups.keyper])}{later}.")
     if groups.fields or groups.plots or groups.builds:
         lines += _wrap("Your keyples: " + _keyples(me["keyp"]) + ".")
@@ -70,12 +73,11 @@ def summary(view: dict[str, Any], seat: int, legal: list[str]) -> str:
         spots = [space + (" (one or both: x2)" if n == 2 else "") for space, n in groups.laydowns.items()]
         lines += _wrap("Lay down a standing keyple: " + ", ".join(spots) + " (`laydown SPACE`, `x2` for both).")
     lines += _step_lines(groups)
-    lines += _wrap("Type one, e.g. " + ", ".join(f"`{e}`" for e in _examples(groups)[:4])
-                   + "; `check ACTION` tells what it would do; `list` numbers them all.")
+    lines += _wrap("Type one, e.g. " + ", ".join(f"`{e}`" for e in _examples(groups)[:4]) + ".")
     return "\n".join(lines)
 
 
-def _sort(view: dict[str, Any], legal: Iterable[str]) -> _Groups:
+def _sort(view: KeyperView, legal: Iterable[str]) -> _Groups:
     """Sort the legal notations into groups, keeping the first of each kind as an example."""
     groups = _Groups()
     kinds: dict[str, str] = {}
@@ -91,7 +93,7 @@ def _sort(view: dict[str, Any], legal: Iterable[str]) -> _Groups:
     return groups
 
 
-def _file(view: dict[str, Any], groups: _Groups, action: Action, text: str) -> str:
+def _file(view: KeyperView, groups: _Groups, action: Action, text: str) -> str:
     """Put one action into its group; returns the kind of example it is."""
     if isinstance(action, PlayKeyper):
         groups.keyper.append(action.board)
@@ -114,7 +116,7 @@ def _file(view: dict[str, Any], groups: _Groups, action: Action, text: str) -> s
     return verb
 
 
-def _file_play(view: dict[str, Any], groups: _Groups, action: PlayKeyple) -> str:
+def _file_play(view: KeyperView, groups: _Groups, action: PlayKeyple) -> str:
     """A keyple play: onto a board field, onto one's own plot, or onto a plot to build there."""
     if action.build:
         plots = groups.builds.setdefault(action.build, [])
@@ -170,7 +172,7 @@ def _kind(display: str, field_id: str) -> FieldKind | None:
         return None
 
 
-def _field_lines(view: dict[str, Any], groups: _Groups) -> list[str]:
+def _field_lines(view: KeyperView, groups: _Groups) -> list[str]:
     """Each board's empty fields by border colour, the river's free boats, and the fields one may join."""
     empty = [f for f in groups.fields.values() if not f.occupied]
     joinable = [f for f in groups.fields.values() if f.occupied]
@@ -184,7 +186,7 @@ def _field_lines(view: dict[str, Any], groups: _Groups) -> list[str]:
                 lines += _wrap(f"Board {board['number']} ({board['display']}): {_by_colour(mine)}.", INDENT * 2)
         boats = sorted({b for f in empty for b in f.boats})
         if boats:
-            season = str(view.get("season_name", "spring"))
+            season = view["season_name"]
             lines += _wrap("A river takes a free boat (its action takes or sells one of its goods): "
                            + ", ".join(_boat(b, season) for b in boats) + ".", INDENT * 2)
     if joinable:
@@ -221,12 +223,11 @@ def _boat(boat: str, season: str) -> str:
         return boat
 
 
-def _plot_lines(me: dict[str, Any], groups: _Groups) -> list[str]:
+def _plot_lines(me: PlayerView, groups: _Groups) -> list[str]:
     """One's own built plots a keyple may work, and the tiles a keyple may build on a plot directly."""
     lines: list[str] = []
     if groups.plots:
-        plots = me.get("plots", {})
-        spots = [f"{pid} {plots.get(pid, {}).get('tile', '?')}" for pid in _plot_order(groups.plots)]
+        spots = [f"{pid} {me['plots'][pid]['tile']}" for pid in _plot_order(groups.plots)]
         lines += _wrap("Your plots (a keyple works the tile): " + ", ".join(spots) + ".")
     if groups.builds:
         colours = "any of your keyples" if len(groups.build_colours) > 1 else f"your {groups.build_colours[0]}"

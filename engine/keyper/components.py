@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from engine.datacheck import ComponentError as ComponentError  # the family's error, re-exported here
+from engine.keyper.vocab import SEASONS
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -150,6 +152,11 @@ class Components:
             if d.id == display_id:
                 return d
         raise KeyError(display_id)
+
+
+def by_season(displays: Iterable[Display]) -> dict[str, tuple[Display, ...]]:
+    """Season -> the displays that may be shown in it, in display order."""
+    return {s: tuple(d for d in displays if s in d.seasons) for s in SEASONS}
 
 
 def load(path: Path | None = None) -> Components:

@@ -34,6 +34,10 @@ PHRASES = {
     "rest": "rest excess keyples on the keyp tile",
 }
 
+TURN_PHASES = ("turn", "joiner", "yields", "pay")
+"""The phases inside the active player's turn: the play, the joiner offer it opens, the yields it earns and the
+payments they make."""
+
 DECLINE = "decline"
 
 # phase: (kind, default, public_choices). Fair and display choices name face-down fairs and secret displays.

@@ -20,14 +20,13 @@ from engine.core import (
     check_by_applying,
     clone,
 )
-from engine.keyper import decisions, flow, hidden, legal, scoring
+from engine.keyper import decisions, flow, hidden, legal, scoring, view
 from engine.keyper.actions import Action, LayDown, PlayKeyple, parse_syntax, public_notation
 from engine.keyper.apply import apply_in_place, forecast
 from engine.keyper.economy import items_words
 from engine.keyper.explain import why_illegal
-from engine.keyper.spaces import PLOT_IDS, comps, season_name
+from engine.keyper.spaces import PLOT_IDS, comps
 from engine.keyper.state import Payment, State, from_data
-from engine.keyper.view import table_view
 from engine.records import to_data, to_text
 
 OPTIONS = {"unlimited_supply": False}
@@ -129,17 +128,8 @@ class KeyperGame:
 
     def view(self, state: State, seat: int | None, legal_now: list[Action] | None = None) -> JSON:
         """What a seat may see (None: the public), field by listed field, with its legal actions (legal_now: those,
-        when the caller has them); see engine.keyper.view for what is hidden."""
-        data = table_view(state, seat)
-        data["season_name"] = season_name(state)
-        data["to_act"] = self.to_act(state)
-        data["waiting_for"] = self.waiting_for(state)
-        data["viewer"] = seat
-        if seat is None:
-            data["legal"] = []
-        else:
-            data["legal"] = [str(a) for a in (self.legal_actions(state, seat) if legal_now is None else legal_now)]
-        return data
+        when the caller has them); engine.keyper.view's KeyperView, which says what is hidden."""
+        return dict(view.view(state, seat, legal_now))
 
     def score(self, state: State, viewer: int | None) -> Scoreboard:
         """Each player's score with their best allocation, ranked with the rulebook's tie-breaks (p.9).

@@ -1,4 +1,4 @@
-"""Keyper's legal actions: the single source of truth for validation, autocomplete, /check and play-outs."""
+"""Keyper's legal actions: the single source of truth for validation, autocomplete, checks and play-outs."""
 
 from __future__ import annotations
 

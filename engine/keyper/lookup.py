@@ -1,4 +1,4 @@
-"""Keyper components described by name, for `rules NAME`: building tiles, fair tiles, boats and board displays.
+"""Keyper components described by name (the rules lookup): building tiles, fair tiles, boats and board displays.
 
 `describe(name)` answers a tile id or printed name (`alchemist`, "Farmer's cottage"), a fair (`summer-3`,
 `winter-2`), a boat (`boat-4`) or a display (`display spring-1`), case-insensitively and with spaces, hyphens
@@ -146,7 +146,7 @@ def _names() -> tuple[str, ...]:
 
 
 def names() -> list[str]:
-    """Every component name describe() answers (one spelling each), for /rules autocomplete."""
+    """Every component name describe() answers (one spelling each), for autocomplete."""
     return list(_names())
 
 
@@ -327,7 +327,7 @@ def fair_text(fair: Fair, comps: Components) -> str:
 def boat_text(boat: Boat) -> str:
     """A boat tile: the resources each side carries and the seasons it shows."""
     mark = DAGGER if reconstructed(boat.provenance) else ""
-    lines = [f"**{boat.id.replace('boat-', 'Boat ')}** (`{boat.id}`){mark}"]
+    lines = [f"**{boat_name(boat.id)}** (`{boat.id}`){mark}"]
     for side in boat.sides:
         lines.append(f"{' and '.join(side.seasons).capitalize()} side: {', '.join(side.resources)}.")
     lines.append("A keyple on the river with this boat takes one of these resources or sells one to it for "
@@ -378,6 +378,21 @@ def colour_sources(comps: Components) -> str:
     if len(confirmed) == len(coloured):
         return "field colours from the rulebook"
     return f"field colours are reconstructed except {and_list(confirmed)} (rulebook)"
+
+
+def reconstructed_values(comps: Components, layouts: bool, cargo: bool) -> list[str]:
+    """What the data pack reconstructed, in words: 'board layouts' (when layouts), 'boat cargo' (when cargo) and
+    the field colours not from the rulebook ('field colours except pig, build, upgrade and river'), if any."""
+    what = [w for w, shown in (("board layouts", layouts), ("boat cargo", cargo)) if shown]
+    colours = colour_sources(comps)
+    if colours != "field colours from the rulebook":
+        what.append(colours.replace("field colours are reconstructed", "field colours").replace(" (rulebook)", ""))
+    return what
+
+
+def boat_name(boat_id: str) -> str:
+    """A boat as printed: 'boat-4' is 'Boat 4'."""
+    return boat_id.replace("boat-", "Boat ")
 
 
 def and_list(words: list[str]) -> str:

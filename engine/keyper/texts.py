@@ -15,11 +15,12 @@ from engine.keyper.fairs import shortfall, side_worth
 from engine.keyper.lookup import (
     DAGGER,
     colour_groups,
-    colour_sources,
     items,
     reconstructed,
+    reconstructed_values,
     side_text,
 )
+from engine.keyper.view import KeyperView, KeypleView, PlayerView, as_view, own_hidden_fairs
 from engine.keyper.vocab import SEASONS
 
 SEASON_ICON = {"spring": "🌱", "summer": "🌼", "autumn": "🍂", "winter": "❄"}
@@ -32,7 +33,7 @@ def _counts(items: dict[str, int]) -> str:
     return ", ".join(shown) or "-"
 
 
-def _keyples(keyples: list[dict[str, Any]]) -> str:
+def _keyples(keyples: list[KeypleView]) -> str:
     """'green+white_' style: colours, an underscore for a keyple lying down."""
     return "+".join(k["colour"] + ("_" if k["lying"] else "") for k in keyples)
 
@@ -40,8 +41,10 @@ def _keyples(keyples: list[dict[str, Any]]) -> str:
 # --- The public table ------------------------------------------------------------------------------------
 
 
-def table(view: dict[str, Any]) -> str:
-    """The public state of the table: one line per board with its fields by colour, then boats and players."""
+def table(data: Mapping[str, Any]) -> str:
+    """The public state of the table: one line per board with its fields by colour, then boats and players; raises
+    ValueError when data is no Keyper view."""
+    view = as_view(data)
     comps = default()
     lines = [f"{SEASON_ICON.get(view['season_name'], '')} {capitalise(view['season_name'])}, turn {view['turn']}. "
              f"{capitalise(view['waiting_for'])}."]
@@ -63,10 +66,10 @@ def table(view: dict[str, Any]) -> str:
                  f"{carries or 'none'}.")
     for player in view["players"]:
         lines.append(_player_line(player))
-    if view.get("offer"):
-        offer = view["offer"]
+    offer = view["offer"]
+    if offer:
         lines.append(f"Open invitation on board {offer['board']} {offer['field']} for {offer['colour']} or white.")
-    if view.get("last_action"):
+    if view["last_action"]:
         lines.append(f"Last: {view['last_action']}")
     note = _table_note(comps, layouts, cargo)
     if note:
@@ -76,16 +79,13 @@ def table(view: dict[str, Any]) -> str:
 
 def _table_note(comps: Components, layouts: bool, cargo: bool) -> str:
     """The footnote saying which of the table's values are reconstructed, or '' when none is."""
-    what = [w for w, shown in (("board layouts", layouts), ("boat cargo", cargo)) if shown]
-    colours = colour_sources(comps)
-    if colours != "field colours from the rulebook":
-        what.append(colours.replace("field colours are reconstructed", "field colours").replace(" (rulebook)", ""))
+    what = reconstructed_values(comps, layouts, cargo)
     if not what:
         return ""
     return f"{DAGGER} Reconstructed (no public source): {', '.join(what)}."
 
 
-def _player_line(player: dict[str, Any]) -> str:
+def _player_line(player: PlayerView) -> str:
     """One player's public summary."""
     keyper = "keyper + " if player["keyper_home"] else ""
     built = ", ".join(f"{pid}:{p['tile']}" for pid, p in player["plots"].items())
@@ -97,11 +97,13 @@ def _player_line(player: dict[str, Any]) -> str:
 # --- One seat's hand -------------------------------------------------------------------------------------
 
 
-def hand(view: dict[str, Any], seat: int) -> str:
-    """What a player alone may see: their fair tiles with what they need, their tiles with costs, their moves."""
+def hand(data: Mapping[str, Any], seat: int) -> str:
+    """What a player alone may see: their fair tiles with what they need, their tiles with costs, their moves;
+    raises ValueError unless data is that seat's own Keyper view."""
+    view = as_view(data)
     comps = default()
     me = view["players"][seat]
-    lines = [f"{me['name']}, your fair tiles: {', '.join(me['hidden_fairs']) or 'none'}; "
+    lines = [f"{me['name']}, your fair tiles: {', '.join(own_hidden_fairs(me)) or 'none'}; "
              f"winter fairs: {', '.join(me['winter_fairs']) or 'none'}."]
     fairs, fairs_marked = fair_lines(view, seat)
     if fairs:
@@ -110,9 +112,9 @@ def hand(view: dict[str, Any], seat: int) -> str:
     tiles, tiles_marked = _tile_line(comps, list(me["tiles"]))
     lines.append(tiles)
     lines.append(f"Goods: {_counts(me['goods'])}.")
-    if me.get("chosen_display"):
+    if me["chosen_display"]:
         lines.append(f"Your chosen display: {me['chosen_display']}.")
-    legal = view.get("legal") or []
+    legal = view["legal"]
     if legal:
         shown = ", ".join(legal[:20]) + (f" … and {len(legal) - 20} more" if len(legal) > 20 else "")
         lines.append(f"You may: {shown}")
@@ -121,7 +123,7 @@ def hand(view: dict[str, Any], seat: int) -> str:
     return "\n".join(lines)
 
 
-def fair_lines(view: Mapping[str, Any], seat: int) -> tuple[list[str], bool]:
+def fair_lines(view: KeyperView, seat: int) -> tuple[list[str], bool]:
     """A line per face-down fair and per winter fair side, with its status now; and whether any is reconstructed.
 
     Works from the seat's own view: its face-down fairs, winter fairs, goods and the fairs it already held this
@@ -129,14 +131,14 @@ def fair_lines(view: Mapping[str, Any], seat: int) -> tuple[list[str], bool]:
     """
     comps = default()
     me = view["players"][seat]
-    season = str(view["season_name"])
+    season = view["season_name"]
     goods: dict[str, int] = dict(me["goods"])
     shown: Counter[str] = Counter()
     for held in me["fairground"].get(season, []):
         shown.update(side_worth(held["fair"], held["points"]).requires)
     lines: list[str] = []
     marked = False
-    for fair_id in list(me["hidden_fairs"]) + list(me["winter_fairs"]):
+    for fair_id in own_hidden_fairs(me) + me["winter_fairs"]:
         fair = comps.fairs[fair_id]
         mark = DAGGER if reconstructed(fair.provenance) else ""
         marked = marked or bool(mark)
@@ -147,10 +149,10 @@ def fair_lines(view: Mapping[str, Any], seat: int) -> tuple[list[str], bool]:
     return lines, marked
 
 
-def _status(view: Mapping[str, Any], seasons: tuple[str, ...], goods: Mapping[str, int], need: Counter[str],
+def _status(view: KeyperView, seasons: tuple[str, ...], goods: Mapping[str, int], need: Counter[str],
             shown: Counter[str]) -> str:
     """Whether a fair side can be held now (or is ready for this season's end), and if not, why."""
-    season = str(view["season_name"])
+    season = view["season_name"]
     now = SEASONS.index(season)
     if max(SEASONS.index(s) for s in seasons) < now:
         return "Too late: its seasons are past."
@@ -158,7 +160,7 @@ def _status(view: Mapping[str, Any], seasons: tuple[str, ...], goods: Mapping[st
     lacking = Counter({r: short[r] for r in need if short[r]})  # in the order the fair lists them
     if season in seasons:
         if not lacking:
-            return "Can be held now." if view.get("phase") == "fairs" else "Ready: you have everything it needs."
+            return "Can be held now." if view["phase"] == "fairs" else "Ready: you have everything it needs."
         already = " (counting what your fairs this season already show)" if shown else ""
         return f"Missing {items(lacking)}{already}."
     return "Not yet (a later season); you have it all." if not lacking else f"Not yet; missing {items(lacking)}."

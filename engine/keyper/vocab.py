@@ -31,6 +31,7 @@ FIELD_CATEGORIES: tuple[str, ...] = (
     "upgrade",
 )
 
+AREAS: tuple[str, ...] = ("farm", "village")  # a player board's two areas; each building tile belongs to one
 FARM_PLOTS = 8
 VILLAGE_PLOTS = 12
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import table as table_module
 from bot.table import Table, Where
+from bot.table import context as table_module
 from engine.keyper import GAME
 from tests.bot.helpers import ANA, cmd, read_state, start_game
 

@@ -18,7 +18,7 @@ import shutil
 import sqlite3
 import threading
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from sqlalchemy import Boolean, DateTime, Engine, MetaData, Table, event, inspec
 from sqlmodel import SQLModel
 
 from bot import migrate, store
+from bot.store.prompts import due_games
 from tests.databases import Database, new_database
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "keywood-ff0c4a6.db"
@@ -209,7 +210,7 @@ def test_a_new_database_is_created_at_head_with_the_migrated_schema(database: Da
                                                                    request: pytest.FixtureRequest) -> None:
     """The fast path (the models' create_all, stamped HEAD) gives the schema the revisions build one by one.
 
-    Needs bot/store.py's models at the 0002 schema (prompts.key with server default '', decision_minutes, outbox,
+    Needs bot/store/rows.py's models at the 0002 schema (prompts.key with server default '', decision_minutes, outbox,
     recipients; times in columns without a time zone).
     """
     fresh = open_engine(engines, database)
@@ -225,9 +226,9 @@ def test_a_new_database_is_created_at_head_with_the_migrated_schema(database: Da
 
 
 def test_the_migrated_schema_matches_the_models(database: Database, engines: list[Engine]) -> None:
-    """Alembic's autogenerate finds nothing to change between the revisions' result and bot/store.py's models.
+    """Alembic's autogenerate finds nothing to change between the revisions' result and bot/store/rows.py's models.
 
-    Needs bot/store.py's models at the 0002 schema.
+    Needs bot/store/rows.py's models at the 0002 schema.
     """
     engine = open_engine(engines, database)
     step_by_step(engine)
@@ -499,8 +500,9 @@ def test_0005_indexes_only_open_prompts_by_deadline(database: Database, engines:
     assert "ix_prompts_open_deadline" in index_names(engine)
     assert database.rows("SELECT * FROM prompts ORDER BY id") == before
     def due(hour: str) -> str:
-        """due_games at this hour of the day the rows were written (a time in the same notation as theirs)."""
-        return store.SQL["due_games"].replace(":moment", f"'2026-11-27 {hour}'")
+        """The store's due_games query at this hour of the day the rows were written, as SQL text."""
+        moment = datetime.fromisoformat(f"2026-11-27 {hour}").replace(tzinfo=UTC)
+        return str(due_games(moment).compile(engine, compile_kwargs={"literal_binds": True}))
 
     assert database.rows(due("05:00:00")) == []
     assert database.rows(due("07:00:00")) == [(1, "g")]

@@ -247,3 +247,5 @@ def test_an_invitation_answered_by_its_prompt_id(invited: Started) -> None:
     outcome = invited.table.handle(cmd(BEN, "answer", "decline", prompt_id=ids[1]))
     assert outcome.ok and sorted(outcome.closed) == sorted(ids.values())
     assert [r[3] for r in log_rows(invited.table, invited.game_id)[-2:]] == ["decline", "join white"]
+    assert kept.reply_prompt == ids[2], "an answer kept early may still be changed by the same prompt's buttons"
+    assert outcome.reply_prompt is None and outcome.reply_choices == [], "no buttons for a decision now closed"

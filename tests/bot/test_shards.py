@@ -161,9 +161,9 @@ def test_each_process_sees_only_its_shards_deadlines_and_messages(table_on: tupl
         assert tx.due_game_ids(late) == [first.game_id, second.game_id]
         assert tx.due_game_ids(late, ShardSet(frozenset({0}), 2)) == [first.game_id]
         assert tx.due_game_ids(late, ShardSet(frozenset({1}), 2)) == [second.game_id]
-    everything, _ = table.pending_messages()
-    zero, _ = table.pending_messages(shards=ShardSet(frozenset({0}), 2))
-    one, _ = table.pending_messages(shards=ShardSet(frozenset({1}), 2))
+    everything = table.pending_messages()
+    zero = table.pending_messages(shards=ShardSet(frozenset({0}), 2))
+    one = table.pending_messages(shards=ShardSet(frozenset({1}), 2))
     assert {r.game_id for r in zero} == {first.game_id} and {r.game_id for r in one} == {second.game_id}
     assert sorted(r.id for r in zero + one) == sorted(r.id for r in everything)
     assert all(json.loads(r.payload) for r in everything)

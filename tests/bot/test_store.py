@@ -9,27 +9,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.exc import IntegrityError
 
 from bot import cli
-from bot.store import (
-    PAGE_SIZE,
-    GameRecord,
-    PromptRecord,
-    SeatRow,
-    StaleVersion,
-    Store,
-    UTCTime,
-    aware,
-    make_engine,
-    sqlite_time,
-    sqlite_time_text,
-)
+from bot.store import GameRecord, PromptRecord, SeatRow, StaleVersion, Store, aware, make_engine
 from bot.table import Table
 from tests.bot.helpers import ANA, BEN, Started, cmd, count, dump, keywood, log_rows, prompts, start_game, url
 
@@ -73,31 +60,9 @@ def test_every_transaction_takes_the_write_lock_at_once(started: Started) -> Non
 
 
 @pytest.mark.databases("sqlite")
-def test_a_new_file_gets_small_pages_and_an_old_file_keeps_its_own(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """A database file the store creates has PAGE_SIZE pages; a file made by an earlier Keywood, with 4 KiB pages,
-    keeps them, and the store works on it."""
-    store = Store(f"sqlite:///{tmp_path / 'new.db'}")
-    store.close()
-    with sqlite3.connect(tmp_path / "new.db") as db:
-        assert db.execute("PRAGMA page_size").fetchone() == (PAGE_SIZE,) != (4096,)
-    with monkeypatch.context() as earlier:
-        earlier.setattr("bot.store.PAGE_SIZE", 4096)
-        Store(f"sqlite:///{tmp_path / 'old.db'}").close()
-    store = Store(f"sqlite:///{tmp_path / 'old.db'}")
-    try:
-        assert start_game(Table(store, images=False)).ok
-    finally:
-        store.close()
-    with sqlite3.connect(tmp_path / "old.db") as db:
-        assert db.execute("PRAGMA page_size").fetchone() == (4096,)
-        assert db.execute("SELECT count(*) FROM games").fetchone() == (1,)
-
-
-@pytest.mark.databases("sqlite")
-def test_a_connection_kept_between_transactions_holds_nothing_of_a_refused_one(started: Started) -> None:
-    """The store keeps its SQLite connections out of the pool between transactions: after a transaction that wrote
-    and then raised, nothing of it is stored, the next transaction works, and no kept connection holds the lock."""
+def test_a_pooled_connection_holds_nothing_of_a_refused_transaction(started: Started) -> None:
+    """After a transaction that wrote and then raised, nothing of it is stored, the next transactions (on the pool's
+    connections) work, and no pooled connection holds the lock."""
     store = started.table.store
     before = dump(started.db)
     with pytest.raises(RuntimeError, match="refused"):
@@ -151,9 +116,8 @@ def test_the_optimistic_version_check_refuses_a_changed_game(started: Started) -
 
 
 def test_a_game_row_written_back_stores_what_changed_since_it_was_read(started: Started) -> None:
-    """A game row is written back with its status, options and host only when they changed since it was read (SQLite
-    rewrites the index entries of every column an UPDATE sets); either way the version advances by one, and changed
-    options and host are stored."""
+    """save_state advances the version by one whether or not the rest of the row changed, and stores changed
+    options and host with it."""
     version = started.version()
     with started.table.store.transaction() as tx:
         row = tx.game(started.game_id)
@@ -173,9 +137,8 @@ def test_a_game_row_written_back_stores_what_changed_since_it_was_read(started: 
 
 
 def test_a_prompt_written_back_stores_each_change_whichever_columns_moved(started: Started) -> None:
-    """A prompt row is written back with its deadline and status only when they changed since it was read or opened
-    (SQLite rewrites the index entries of every column an UPDATE sets): a new payload alone, a new deadline alone, a
-    new status alone, and two writes of one prompt in one transaction are each stored as made."""
+    """A new payload alone, a new deadline alone, a new status alone, and two writes of one prompt in one
+    transaction (a read between them) are each stored as made."""
     moment = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
     store = started.table.store
 
@@ -210,6 +173,25 @@ def test_a_prompt_written_back_stores_each_change_whichever_columns_moved(starte
         row.status = "closed"  # back as it was read, but no longer as the first write stored it
         tx.save_prompt(row)
     assert stored(prompt.id) == ('{"step": 2}', moment, "closed")
+
+
+def test_a_row_changed_but_not_saved_is_not_stored(started: Started) -> None:
+    """The rows a transaction reads are the command's to change: only a save method stores a change. A game's options
+    and a prompt's payload, changed and left unsaved, stay as stored, though the transaction then writes and reads."""
+    changed = '{"changed": true}'
+    with started.table.store.transaction() as tx:
+        row = tx.game(started.game_id)
+        opened = tx.open_prompts(started.game_id)
+        assert row is not None and opened and opened[0].id is not None
+        row.options = opened[0].payload = changed
+        tx.add_prompt(PromptRecord(game_id=started.game_id, kind="turn", seat=1, deadline=aware(opened[0].deadline)))
+        again = tx.prompt(opened[0].id)
+        assert again is not None and again.payload != changed
+    with started.table.store.transaction() as tx:
+        row = tx.game(started.game_id)
+        assert row is not None and row.options != changed
+        now_open = tx.open_prompts(started.game_id)
+        assert len(now_open) == len(opened) + 1 and changed not in {p.payload for p in now_open}
 
 
 def test_each_accepted_action_advances_the_version_by_one(started: Started) -> None:
@@ -334,23 +316,6 @@ def test_times_are_stored_as_utc_whatever_the_servers_time_zone(started: Started
         assert started.game_id not in tx.due_game_ids(moment - timedelta(microseconds=1))
     stored = started.db.rows(f"SELECT deadline FROM prompts WHERE id = {prompt_id}")[0][0]
     assert str(stored).replace("T", " ") == "2026-11-22 23:30:15.123456"
-
-
-@pytest.mark.databases("sqlite")
-def test_the_command_paths_sqlite_times_match_sqlalchemys() -> None:
-    """The command path writes and reads SQLite times itself (sqlite_time_text, sqlite_time): the same text as the ORM
-    writes for the column (so that both kinds of rows compare and sort alike), and the same moment back."""
-    column = UTCTime().dialect_impl(sqlite_dialect())
-    write, read = column.bind_processor(sqlite_dialect()), column.result_processor(sqlite_dialect(), None)
-    assert write is not None and read is not None
-    auckland = timezone(timedelta(hours=13))
-    for moment in (datetime(2026, 11, 22, 23, 30, 15, 123456, tzinfo=UTC), datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
-                   datetime(2026, 11, 23, 12, 30, tzinfo=auckland), datetime(999, 12, 31, 23, 59, 59),
-                   datetime(2026, 6, 1, 0, 0, 0, 1)):
-        assert sqlite_time_text(moment) == write(moment), moment
-        assert sqlite_time(write(moment)) == read(write(moment)) == aware(moment), moment
-    assert sqlite_time("2026-11-22 23:30:15") == datetime(2026, 11, 22, 23, 30, 15, tzinfo=UTC)  # CURRENT_TIMESTAMP's
-    assert sqlite_time_text(None) is None and sqlite_time(None) is None
 
 
 def test_a_prompt_is_read_after_the_command_in_flight_on_its_game(invited: Started) -> None:

@@ -5,7 +5,8 @@ Every message a command must send is an outbox row written with the command; the
 resend is not posted twice. These tests count what arrives where, exactly: one DM per decision, secret choices
 never in the channel, a permanent failure reported once to the host, a transient one retried until it passes, a
 message that can never be sent not holding up the next, a crash between commit and send delivered once after the
-restart, a fresh database not mistaken for an old one, closed DMs tried once, a seat handed over with its
+restart, a fresh database not mistaken for an old one, closed DMs tried once and again only after the table's
+retry window, a seat handed over with its
 decisions, a second game (the test game Tokens) played to its end with no bot code naming it, and /new built
 from the registry.
 """
@@ -16,12 +17,13 @@ import asyncio
 import functools
 import json
 import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot import games
 from bot.discord_app import HOW_TO_OPEN_DMS
 from bot.store import Store
-from bot.table import Command, Table, Where, Who
+from bot.table import DM_RETRY, Command, Table, Where, Who
 from engine.keyper import GAME
 from engine.playout import chosen_moves, random_playout
 from tests.discord import (
@@ -502,6 +504,83 @@ async def test_closed_dms_are_tried_once_then_each_decision_is_opened_once_in_th
     # the how-to text once, and no DM tried after the first refusal
     assert sum(HOW_TO_OPEN_DMS in m.content for m in env.fake.all_messages()) == 1
     assert dm_posts(env, "cleo") == [200, 403]
+
+
+def openers(messages: list[FakeMessage]) -> list[FakeMessage]:
+    """The messages with an "Open my decision" button (kwo:{prompt}:{user})."""
+    return [m for m in messages if any(c.startswith("kwo:") for c in m.custom_ids)]
+
+
+async def tokens_round(env: Env) -> None:
+    """Everyone picks their highest card by /play and the round's winner passes, which opens the next round's
+    secret picks (a decision for each player, sent by DM)."""
+    state = tokens_state(env)
+    for seat, name in enumerate(PLAYERS):
+        await play(env, name, f"pick {max(state.hands[seat])}")
+    state = tokens_state(env)
+    assert state.phase == "draw" and state.winner is not None
+    await play(env, PLAYERS[state.winner], "pass")
+    await settled(env)
+
+
+async def test_closed_dms_are_tried_again_only_once_the_retry_window_has_passed(env: Env) -> None:
+    # Tokens: each of its three rounds opens a secret pick for every player, one decision DM each
+    env.fake.refuse_dms(env.uid("cleo"))
+    await env.seat_players(seed=3, game="tokens")
+    assert dm_posts(env, "cleo") == [403]  # her DM check at /join, whose reply told her how to open them
+    assert env.bot is not None
+    table, cleo = env.bot.table, env.uid("cleo")
+
+    async def found_closed(ago: timedelta) -> None:
+        """Cleo's DMs were last found closed this long ago."""
+        await asyncio.to_thread(table.note_dms, cleo, open_=False, moment=datetime.now(UTC) - ago)
+
+    # round 1, her DMs found closed a minute short of the retry window: not tried, her pick opened in the channel
+    await found_closed(DM_RETRY - timedelta(minutes=1))
+    count = len(env.public())
+    assert (await env.run("ana", "start")).content == "Game started."
+    await settled(env)
+    assert dm_posts(env, "cleo") == [403]
+    (first,) = openers(env.public()[count:])
+    assert first.custom_ids == [f"kwo:{prompt_of(first)}:{cleo}"]
+    assert [len(decision_dms(env, n)) for n in ("ana", "ben")] == [1, 1]
+
+    # round 2, the window passed and her DMs still closed: tried once (the private note of her round-1 pick),
+    # refused, and round 2's pick opened in the channel
+    await found_closed(DM_RETRY + timedelta(minutes=1))
+    count = len(env.public())
+    await tokens_round(env)
+    assert tokens_state(env).round == 2
+    assert dm_posts(env, "cleo") == [403, 403]
+    (second,) = openers(env.public()[count:])
+    assert prompt_of(second) != prompt_of(first)
+
+    # the refusal began a new window: her DMs, opened meanwhile, are not tried for the private note of her pick
+    env.fake.allow_dms(cleo)
+    count, notes = len(env.public()), len(outbox(env, "private"))
+    state = tokens_state(env)
+    for seat, name in enumerate(PLAYERS):
+        await play(env, name, f"pick {max(state.hands[seat])}")
+    await settled(env)
+    assert [row[3] for row in outbox(env, "private")[notes:] if row[1] == cleo] == ["sent"]
+    assert dm_posts(env, "cleo") == [403, 403] and openers(env.public()[count:]) == []
+
+    # once that window has passed too, round 3's pick comes to her by DM with its buttons, and no opener
+    await found_closed(DM_RETRY + timedelta(minutes=1))
+    state = tokens_state(env)
+    assert state.phase == "draw" and state.winner is not None
+    await play(env, PLAYERS[state.winner], "pass")
+    await settled(env)
+    assert tokens_state(env).round == 3
+    posts = dm_posts(env, "cleo")
+    assert posts[:2] == [403, 403] and posts[2:] and set(posts[2:]) == {200}
+    (third,) = decision_dms(env, "cleo")
+    assert "pick a card" in third.content and prompt_of(third) not in {prompt_of(first), prompt_of(second)}
+    assert openers(env.public()[count:]) == []
+
+    # each of her decisions was opened in the channel once at most, and the how-to was never posted there
+    assert [prompt_of(m) for m in openers(env.public())] == [prompt_of(first), prompt_of(second)]
+    assert not any(HOW_TO_OPEN_DMS in m.content for m in env.public())
 
 
 def tokens_state(env: Env) -> Any:

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from engine.keyper import vocab
+from engine.keyper.checks import colour_count, first_offered
 from engine.keyper.components import DATA_DIR, ComponentError, Components, Display, default
-from engine.keyper.loader import FILES, colour_count, first_offered, load_pack
+from engine.keyper.loader import FILES, load_pack
 
 ROOT = Path(__file__).resolve().parents[2]
 PROVENANCE = re.compile(r"^(rulebook p\.\d+|reference|reconstructed)")

@@ -20,7 +20,10 @@ from engine.keyper.components import default
 from engine.keyper.state import HeldFair, Keyple, Offer, Plot, State
 from engine.playout import random_playout
 from render import draw as d
-from render.keyper import CHIP_COLS, CHIP_GAP, CHIP_H, _chip_cost, _reconstructed_note, render, render_scoreboard
+from render.keyper import render, render_scoreboard
+from render.keyper.holdings import chip_cost
+from render.keyper.layout import CHIP_COLS, CHIP_GAP, CHIP_H
+from render.keyper.legend import reconstructed_note
 from tests.render.golden_images import GOLDEN, compare_golden, png
 
 MiB = 1 << 20
@@ -96,7 +99,7 @@ def test_compact_size_leaves_out_the_player_panels(stages: dict[str, State]) -> 
 def chip_cost_pixels(cost: dict[str, int], marked: bool) -> bytes:
     """A build cost drawn alone on a blank strip the size of a tile chip's cost row."""
     _, draw = d.canvas(110, 18, d.PANEL)
-    _chip_cost(draw, cost, marked, (0, 0, 110, 18))
+    chip_cost(draw, cost, marked, (0, 0, 110, 18))
     return d.finished(draw).convert("RGB").tobytes()
 
 
@@ -120,7 +123,7 @@ def test_the_panels_grow_a_row_when_someone_holds_more_tiles_than_two_rows() -> 
 
 
 def test_the_legend_says_what_is_reconstructed() -> None:
-    note = _reconstructed_note()
+    note = reconstructed_note()
     assert note.startswith("build cost reconstructed")
     assert "board layouts" in note and "boat cargo" in note and "field colours except pig" in note
 

@@ -1,4 +1,4 @@
-"""Palette drawing (render/draw.py): every table is drawn straight onto palette indices, text in SHADES blends.
+"""Palette drawing (render/draw/): every table is drawn straight onto palette indices, text in SHADES blends.
 
 What this must keep: exact piece colours, text blended with whatever lies beneath it, layers (cached board faces,
 chips, field tiles, legends) that paste the same colours into any table and leak nothing from one table into the
@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 
 from render import draw as d
 from render import keyflower, keyper, keythedral
+from render.draw import fonts, png
 from tests.render.golden_images import GOLDEN
 
 RGB = tuple[int, int, int]
@@ -103,9 +104,9 @@ def test_every_piece_colour_is_in_the_image_exactly(name: str) -> None:
 
 def composite(back: Image.Image, xy: tuple[int, int], line: str, size: int, ink: RGB) -> Image.Image:
     """The exact anti-aliased line over an RGB image, placed as d.text places it: what the palette approximates."""
-    dx, dy = d._offset(line, size, "la")
+    dx, dy = fonts._offset(line, size, "la")
     coverage = Image.new("L", back.size, 0)
-    coverage.paste(d._mask(line, size, False), (xy[0] + dx, xy[1] + dy))
+    coverage.paste(fonts._mask(line, size, False), (xy[0] + dx, xy[1] + dy))
     out = back.copy()
     out.paste(Image.new("RGB", out.size, ink), (0, 0), coverage)
     return out
@@ -275,13 +276,13 @@ def test_a_table_png_decodes_to_its_drawing() -> None:
 def test_the_png_is_the_same_picture_deflated_by_isal_or_by_zlib(monkeypatch: pytest.MonkeyPatch) -> None:
     """ISA-L deflates the tables (five times quicker); where isal is not installed the standard library's zlib does:
     the same indices and palette either way."""
-    assert d.isal_zlib is not None, "isal is a dependency (pyproject.toml)"
+    assert png.isal_zlib is not None, "isal is a dependency (pyproject.toml)"
     rng = random.Random(9)
     image = Image.new("P", (640, 200))
     image.putdata([rng.randrange(200) if (i // 640) % 7 else (i // 9) % 200 for i in range(640 * 200)])
     image.putpalette([rng.randrange(256) for _ in range(3 * 200)])
     quick = d.to_png(image)
-    monkeypatch.setattr(d, "isal_zlib", None)  # a platform without isal's wheels
+    monkeypatch.setattr(png, "isal_zlib", None)  # a platform without isal's wheels
     plain = d.to_png(image)
     assert quick != plain
     for encoded in (quick, plain):
@@ -321,7 +322,7 @@ def test_a_canvas_with_an_origin_draws_the_pixels_of_the_larger_image() -> None:
 def test_clear_text_takes_a_line_away_and_leaves_the_rest_of_its_box() -> None:
     left, top, right, bottom = d.text_bounds((4, 22), "gold", 13, anchor="lm")
     ink = Image.new("L", (right - left, bottom - top), 0)
-    ink.paste(255, (0, 0), d._mask("gold", 13, False).point([0] + [255] * 255))
+    ink.paste(255, (0, 0), fonts._mask("gold", 13, False).point([0] + [255] * 255))
     spot = next((x, y) for y in range(ink.height) for x in range(ink.width) if not ink.getpixel((x, y)))
     plain, pen = d.canvas(120, 40, (255, 255, 255))[1], d.canvas(120, 40, (255, 255, 255))[1]
     for canvas in (plain, pen):

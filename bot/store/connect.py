@@ -1,0 +1,67 @@
+"""Engines: a database URL opened as the store uses it, and its schema brought up to date.
+
+SQLite (the default, `keywood.db`): WAL, foreign keys on, and every transaction BEGIN IMMEDIATE, so that commands on
+one file run one after the other and a read-then-write never deadlocks. PostgreSQL (`postgresql+psycopg://...`):
+sessions in UTC; its row and advisory locks are taken by the queries (bot/store/core.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, event
+from sqlalchemy.pool import QueuePool, StaticPool
+from sqlmodel import create_engine
+
+from bot.store.rows import METADATA
+
+DEFAULT_URL = "sqlite:///keywood.db"
+
+
+def make_engine(url: str = DEFAULT_URL) -> Engine:
+    """Create the database engine and bring its schema up to date (raises migrate.SchemaTooNew for a newer one)."""
+    engine = connect(url)
+    from bot import migrate
+
+    migrate.upgrade(engine, url, METADATA.create_all)
+    return engine
+
+
+def connect(url: str) -> Engine:
+    """The engine of a database URL, set up as the store uses it, without touching the schema."""
+    if not url.startswith("sqlite"):
+        engine = create_engine(url)
+        if engine.dialect.name == "postgresql":
+            event.listen(engine, "connect", _postgres_connect)
+        return engine
+    memory = ":memory:" in url or url in ("sqlite://", "sqlite:///")
+    # One shared connection keeps an in-memory database alive; a file gets a pool of connections.
+    pool = StaticPool if memory else QueuePool
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 60}, poolclass=pool)
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    """Let SQLAlchemy, not the driver, begin transactions; switch on WAL and foreign keys."""
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")  # WAL's usual setting: a power cut may lose the last commits, no more
+    cursor.close()
+
+
+def _sqlite_begin(connection: Any) -> None:
+    """Take the write lock at the start of every transaction (two commands on one game never both apply)."""
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _postgres_connect(dbapi_connection: Any, _record: Any) -> None:
+    """Set the session's time zone to UTC (a column with a time zone, in a database made by an older Keywood, is
+    then read and compared in UTC too)."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("SET TIME ZONE 'UTC'")
+    cursor.close()
+    dbapi_connection.commit()

@@ -1,0 +1,74 @@
+"""A transaction's queries on games: finding one (locked), opening one, storing its status, and its state (the
+snapshot beside the log)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from sqlmodel import col, select, update
+
+from bot.store.core import CHANNEL_LOCK, StaleVersion, TxCore
+from bot.store.rows import LIVE, GameRow, SnapshotRow, columns
+
+
+class GameQueries(TxCore):
+    """Games and their snapshots."""
+
+    def live_game(self, guild_id: str, channel_id: str, *, claim: bool = False) -> GameRow | None:
+        """The lobby or running game of a channel, locked for this transaction; claim: the channel itself too, even
+        when it has no game (PostgreSQL: an advisory lock, so that a second `new` waits and then finds the first's)."""
+        if claim:
+            self._lock(CHANNEL_LOCK, f"{guild_id}/{channel_id}")
+        return self._row(select(GameRow).where(GameRow.guild_id == guild_id, GameRow.channel_id == channel_id,
+                                               col(GameRow.status).in_(LIVE)).with_for_update())
+
+    def game(self, game_id: int) -> GameRow | None:
+        """A game by id, locked for this transaction."""
+        return self._row(select(GameRow).where(GameRow.id == game_id).with_for_update())
+
+    def latest_game(self, guild_id: str, channel_id: str, status: str) -> GameRow | None:
+        """The most recent game of a channel with this status."""
+        return self._row(select(GameRow).where(GameRow.guild_id == guild_id, GameRow.channel_id == channel_id,
+                                               GameRow.status == status).order_by(col(GameRow.id).desc()))
+
+    def games(self, status: str | None = None) -> list[GameRow]:
+        """Every game, or those with one status."""
+        query = select(GameRow).order_by(col(GameRow.id))
+        return self._rows(query.where(GameRow.status == status) if status else query)
+
+    def add_game(self, row: GameRow) -> GameRow:
+        """Insert a new game and return it with its id."""
+        return self._insert([row])[0]
+
+    def set_status(self, game: GameRow, status: str) -> None:
+        """Change a game's status (and store whatever else of its row changed: options, host); raises StaleVersion
+        if its stored version is no longer the one this transaction read."""
+        game.status = status
+        game.updated_at = self.now()
+        self._save_game(game, game.version)
+
+    def save_state(self, game: GameRow, state: Callable[[], str]) -> None:
+        """Advance a game's version, store its row and its new state (state() gives its JSON text, the engine's
+        to_json_text); raises StaleVersion if the stored version is no longer the one this transaction read."""
+        assert game.id is not None
+        expected = game.version
+        game.version += 1
+        game.updated_at = self.now()
+        self._save_game(game, expected)
+        snapshot = SnapshotRow(game_id=game.id, version=game.version, state=state())
+        if not self._write(update(SnapshotRow).where(col(SnapshotRow.game_id) == game.id), columns(snapshot)):
+            self._insert([snapshot])
+
+    def snapshot(self, game_id: int) -> dict[str, Any] | None:
+        """The stored current state of a game."""
+        row = self._row(select(SnapshotRow).where(SnapshotRow.game_id == game_id))
+        return dict(orjson.loads(row.state)) if row else None
+
+    def _save_game(self, game: GameRow, expected: int) -> None:
+        """Write a game row back if the stored version is still `expected`, else raise StaleVersion (the optimistic
+        check behind the locks)."""
+        if not self._write(update(GameRow).where(col(GameRow.id) == game.id, col(GameRow.version) == expected),
+                           columns(game)):
+            raise StaleVersion(f"game {game.id} is no longer at version {expected}")

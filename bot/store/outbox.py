@@ -1,0 +1,50 @@
+"""A transaction's queries on the outbox: messages queued by accepted commands, and what became of them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import col, select, text, update
+
+from bot.store.core import TxCore
+from bot.store.rows import NOTICES, OutboxRow, ShardSet, columns, guild_key
+
+
+class OutboxQueries(TxCore):
+    """Queued messages."""
+
+    def add_outbox(self, rows: list[dict[str, Any]]) -> list[OutboxRow]:
+        """Queue messages (OutboxRow fields as dicts; left out: their defaults, queued at this transaction's time) to
+        send once this transaction commits; returns them as rows with their ids."""
+        moment = self.now()
+        return self._insert([OutboxRow(**{"next_attempt_at": moment, "created_at": moment, **row,
+                                          "shard_key": guild_key(row["guild_id"])}) for row in rows])
+
+    def mark_sent(self, row_ids: list[int], moment: datetime) -> None:
+        """Record that these queued messages were delivered."""
+        self._write(update(OutboxRow).where(col(OutboxRow.id).in_(row_ids)).values(status="sent",
+                                                                                            sent_at=moment))
+
+    def pending_outbox(self, limit: int = 200, shards: ShardSet | None = None) -> list[OutboxRow]:
+        """Messages (for servers on these shards, or anywhere) not yet sent, oldest first (due or waiting for a
+        retry)."""
+        query = select(OutboxRow).where(OutboxRow.status == "pending")
+        if shards is not None:
+            query = query.where((col(OutboxRow.shard_key) % shards.count).in_(sorted(shards.ids)))
+        return self._rows(query.order_by(col(OutboxRow.id)).limit(limit))
+
+    def outbox_row(self, row_id: int) -> OutboxRow | None:
+        """One queued message by id, locked for this transaction."""
+        return self._row(select(OutboxRow).where(OutboxRow.id == row_id).with_for_update())
+
+    def save_outbox(self, row: OutboxRow) -> None:
+        """Store a changed queued message."""
+        self._write(update(OutboxRow).where(col(OutboxRow.id) == row.id), columns(row))
+
+    def outbox_kinds(self, game_id: int | None, kind: str) -> list[OutboxRow]:
+        """A game's queued or sent messages of one kind, oldest first (notices through their own index, whose
+        condition a query must state as written for the database to use it)."""
+        of_kind = text(NOTICES) if kind == "notice" else OutboxRow.kind == kind
+        query = select(OutboxRow).where(OutboxRow.game_id == game_id, of_kind)
+        return self._rows(query.order_by(col(OutboxRow.id)))

@@ -1,0 +1,23 @@
+"""Where each Keyper rule a refusal rests on is written in the rulebook: the rule named with every refusal."""
+
+from __future__ import annotations
+
+TURN = "rulebook p.4, A player's turn"
+PLAY = "rulebook pp.4-5, 2a Play a keyple"
+JOIN = "rulebook p.5, 2b Joiners"
+EXISTING = "rulebook p.5, 2c Existing keyples"
+LAYDOWN = "rulebook p.6, 3 Lay down a keyple(s)"
+KEYPER = "rulebook p.4, 1 Play a keyper"
+YIELD = "rulebook p.4, taking what a keyple earns"
+BOAT = "rulebook pp.13-14, note 6 Boat tiles"
+SUPPLY = "rulebook p.10, Notes on resources"
+FAIRS = "rulebook p.8, End of season note 3"
+WINTER_FAIRS = "rulebook p.14, Fair tiles"
+HOUSING = "rulebook p.8, End of season note 4"
+NEXT = "rulebook p.9, Start of next season"
+BUILD = "rulebook p.13, notes 4-5 Building and upgrading"
+OVERBUILD = "rulebook p.15, Overbuilding building tiles"
+DISCOUNT = "rulebook p.13, note 4 and ruling K-20"
+EXCHANGE = "rulebook pp.12-13 and pp.15-19, convert and trade fields and converting tiles"
+TILES = "rulebook p.13, note 2 Country tiles"
+RESOURCES = "rulebook p.10, Notes on resources"
