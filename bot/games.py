@@ -265,7 +265,7 @@ def _register_builtin() -> None:
     register(GameEntry(
         id="keythedral", title="Keythedral", engine=KEYTHEDRAL,
         texts=Texts(board=keythedral_texts.board, hand=keythedral_texts.hand,
-                    lookup=keythedral_lookup.describe, names=keythedral_lookup.names,
+                    lookup=keythedral_lookup.describe, names=keythedral_lookup.names, more=keythedral_lookup.more,
                     examples="`order 3`, `worker M13`, `buy 1.2`, `fence M12+ M13`, `give black`, `bid 2`",
                     components="a law card, field, cube or craftsman", hand_words="your law cards, cubes and seats"),
         rules=DOCS / "rules" / "keythedral.md", rulings=DOCS / "rulings.md",
@@ -290,6 +290,7 @@ def _register_builtin() -> None:
         id="keyflower", title="Keyflower", engine=KEYFLOWER,
         texts=Texts(board=keyflower_texts.board, hand=keyflower_texts.hand,
                     lookup=keyflower_lookup.describe, names=lambda: keyflower_lookup.names(modules=True),
+                    more=keyflower_lookup.more,
                     examples="`bid alehouse red`, `use keywood blue`, `count 2`, `carry wood home-3 keywood`, "
                              "`place alehouse 1/0`",
                     components="a tile, boat, summer boat power, resource or skill",

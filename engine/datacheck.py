@@ -6,7 +6,7 @@ import argparse
 import sys
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +120,14 @@ def read_toml_files(folder: Path, names: Sequence[str]) -> tuple[dict[str, dict[
 def duplicates(what: str, ids: Iterable[str]) -> list[str]:
     """One sentence per id used more than once."""
     return [f"{what}: the id {i!r} is used {n} times; ids must be unique." for i, n in Counter(ids).items() if n > 1]
+
+
+def exact_counts(where: str, found: Mapping[Any, int], expected: Mapping[Any, int], source: str) -> list[str]:
+    """One sentence per name missing, unknown or with the wrong count."""
+    out = [f"{where}: {k!r} is unknown (expected {', '.join(map(str, expected))})." for k in found if k not in expected]
+    for k, n in expected.items():
+        if k not in found:
+            out.append(f"{where}: {k} is missing; the game has {n} ({source}).")
+        elif found[k] != n:
+            out.append(f"{where}: {k} is {found[k]}; the game has {n} ({source}).")
+    return out

@@ -9,15 +9,18 @@ from engine.keyflower import places as pl
 from engine.keyflower import supply as sup
 from engine.keyflower.actions import Act, act
 from engine.keyflower.components import COMPONENTS
+from engine.keyflower.pieces import KEY_CELESTE
 from engine.keyflower.state import KfState
 
-LOC = "key-celeste"
-NAME = "Key Celeste"
+LOC = KEY_CELESTE
+NAME = COMPONENTS.key_celeste.name
+
 
 
 def chosen(state: KfState) -> bool:
     """Whether the group plays with Key Celeste."""
-    return bool(state.options.get("key_celeste"))
+    return state.options.key_celeste
+
 
 
 def on_table(state: KfState) -> bool:
@@ -40,10 +43,10 @@ def play_ghost(state: KfState, seat: int, loc: str, ev: list[Event]) -> None:
     top = pl.highest(state, loc)
     assert top is not None
     place = pl.entry(state, loc)
-    group = pl.bid_group(place["bids"].pop(str(top[0])))
+    group = place.bids.pop(top[0]).keyples()
     pl.recheck_wild(place)
     sup.add(state.workers[seat], group)
-    place["ghost"] = top[0]
+    place.ghost = top[0]
     state.ghost_at = loc
     names = state.names
     ev.append(Event(f"{names[seat]} plays the ghost on {loc}: {names[top[0]]}'s winning bid ({kp.words(group)}) "
@@ -71,7 +74,7 @@ def resolve(state: KfState, ev: list[Event]) -> None:
         state.ghost_holder = None
     top = pl.highest(state, LOC)
     if top is not None:
-        sup.add(state.bag, pl.bid_group(pl.peek(state, LOC)["bids"][str(top[0])]))
+        sup.add(state.bag, pl.peek(state, LOC).bids[top[0]].keyples())
     if state.season < 3:
         if top is not None:
             state.ghost_holder = top[0]

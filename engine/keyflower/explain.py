@@ -1,4 +1,4 @@
-"""What a legal Keyflower action would do, in players' words, for `check` (engine.core.Game.judge).
+"""What a legal Keyflower action would do, in players' words, for a check of a move (engine.core.Game.judge).
 
 Each kind of action gets a sentence or two saying what the move gets, costs and changes, built only from what the
 acting seat may see: the table, its own screen, and (when nothing hidden was drawn) the state the move leads to.
@@ -9,6 +9,7 @@ choices shown, the screens opened at the end), the text says so and stops there,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 from engine.core import Event
 from engine.keyflower import celeste, keymelequin
@@ -18,20 +19,22 @@ from engine.keyflower import supply as sup
 from engine.keyflower import transport as tr
 from engine.keyflower.actions import Act
 from engine.keyflower.components import COMPONENTS, Face
-from engine.keyflower.flow import SEASONS, boat_tile, is_tile, tile
+from engine.keyflower.flow import SEASONS
 from engine.keyflower.legal import legal
-from engine.keyflower.lookup import (
+from engine.keyflower.pieces import ORDER, SUMMER_BOAT, boat_tile, is_tile, order_face, tile
+from engine.keyflower.state import CountStep, KfState, MixStep, PayStep, TakeStep, TransportStep
+from engine.keyflower.turns import bid_needed, face_of, may_lie, mix_group, needed, output_place, owner_of, sources
+from engine.keyflower.wording import (
     BOAT_SCORING,
     POWERS,
     WINTER_SCORING,
+    Wording,
     and_list,
     display_name,
-    order_face,
     pay_words,
     plural,
+    worded,
 )
-from engine.keyflower.state import KfState
-from engine.keyflower.turns import bid_needed, face_of, may_lie, mix_group, needed, output_place, owner_of, sources
 
 RULES = {
     "bid": "reference §4", "move": "reference §4", "use": "reference §5", "count": "reference §4, §5",
@@ -41,6 +44,7 @@ RULES = {
     "replace": "module sheet, Keymelequin; F-34", "place": "reference §7 step 6", "winter": "reference §3.1",
 }
 Describe = Callable[[KfState, int, Act, KfState], str]
+Step = TypeVar("Step")
 
 
 def outcome(before: KfState, seat: int, action: Act, after: KfState, events: list[Event]) -> tuple[str, ...]:
@@ -56,7 +60,7 @@ def outcome(before: KfState, seat: int, action: Act, after: KfState, events: lis
 
 def describe(before: KfState, seat: int, action: Act, after: KfState) -> str | None:
     """The sentence for this kind of action (None for one no describer knows)."""
-    if before.pending and action.verb in ("add", "done", "join") and before.pending["kind"] in ("mix", "count"):
+    if isinstance(before.pending, CountStep | MixStep) and action.verb in ("add", "done", "join"):
         return _GROUP_STEPS[action.verb](before, seat, action, after)
     found = _DESCRIBE.get(action.verb)
     return found(before, seat, action, after) if found else None
@@ -88,8 +92,9 @@ def hidden_note(before: KfState, seat: int, after: KfState) -> str | None:
 
 def _use_draw(before: KfState, seat: int, after: KfState) -> str | None:
     """The workers and skills a use being finished draws for the seat (None: it draws nothing now)."""
-    loc = before.pending.get("loc") if before.pending else None
-    face = face_of(before, loc) if isinstance(loc, str) and before.rng != after.rng else None
+    p = before.pending
+    loc = p.loc if isinstance(p, CountStep | MixStep | PayStep) else None
+    face = face_of(before, loc) if loc is not None and before.rng != after.rng else None
     if face is None or face.kind != "produce":
         return None
     workers = min(face.gain.get("worker", 0), sum(before.bag.values()))
@@ -107,7 +112,7 @@ def _boat_1a(before: KfState, seat: int, after: KfState) -> str | None:
     if before.phase != "boats" or after.phase == "boats" or before.rng == after.rng:
         return None
     owner = next((s for s in range(before.n) if "1a" in tr.powers(before, s)
-                  and (s == seat or any(b["taken"] == s for b in before.boats))), None)
+                  and (s == seat or any(b.taken == s for b in before.boats))), None)
     if owner is None:
         return None
     if owner == seat:
@@ -121,7 +126,7 @@ def _boat_1a(before: KfState, seat: int, after: KfState) -> str | None:
 def _name(loc: str) -> str:
     """'the Alehouse', 'Turn-order tile 2', 'Key Celeste'."""
     name = display_name(loc)
-    return name if loc.startswith(("order-", "home-", "summerboat-")) or loc == celeste.LOC else f"the {name}"
+    return name if loc.startswith((ORDER, "home-", SUMMER_BOAT)) or loc == celeste.LOC else f"the {name}"
 
 
 def _season(state: KfState) -> str:
@@ -137,21 +142,15 @@ def _span(counts: list[int]) -> str:
     return str(low) if low == high else f"{low} to {high}"
 
 
+_GAIN: Wording = {"worker": lambda n: f"{plural(n, 'worker')} from the bag",
+                  "skill": lambda n: f"{plural(n, 'skill')} from the pile",
+                  "green": lambda n: plural(n, "green worker"),
+                  "choice": lambda n: f"{n} wood, stone or iron of your choice"}
+
+
 def _gain_words(gain: Mapping[str, int]) -> str:
     """'2 wood', '2 workers from the bag', '1 green worker', '1 wood, stone or iron of your choice'."""
-    parts = []
-    for key, n in gain.items():
-        if key == "worker":
-            parts.append(f"{plural(n, 'worker')} from the bag")
-        elif key == "skill":
-            parts.append(f"{plural(n, 'skill')} from the pile")
-        elif key == "green":
-            parts.append(plural(n, "green worker"))
-        elif key == "choice":
-            parts.append(f"{n} wood, stone or iron of your choice")
-        else:
-            parts.append(f"{n} {key}")
-    return and_list(parts)
+    return and_list(worded(gain, _GAIN))
 
 
 
@@ -182,7 +181,7 @@ def _prize(state: KfState, seat: int, loc: str) -> str:
     if loc == celeste.LOC:
         what = "the Key Celeste tile joins your village" if state.season == 3 else "you take the ghost"
         return f"{end}, {what} and the bid goes into the bag"
-    if loc.startswith("order-"):
+    if loc.startswith(ORDER):
         order = order_face(int(loc[6:]), state.n)
         start = " and take the start-player keyple" if order is not None and order.start_icon else ""
         return f"{end}, you pick a boat before the players without a turn-order tile{start}"
@@ -206,7 +205,7 @@ def _gets(state: KfState, seat: int, loc: str) -> str:
     if face.kind == "transport":
         return f"it {_does(state, seat, loc, face)}; {workers}"
     place = output_place(state, seat, loc)
-    onto = f" onto {_name(state.villages[seat][place]['tile'])}" if any(k in sup.RESOURCES for k in face.gain) else ""
+    onto = f" onto {_name(state.villages[seat][place].tile)}" if any(k in sup.RESOURCES for k in face.gain) else ""
     paid = f"you hand in {pay_words(face.pay)} and " if face.pay else ""
     return f"{paid}it gives {_gain_words(face.gain)}{onto}; {workers}"
 
@@ -218,11 +217,11 @@ def _counts(after: KfState, seat: int) -> list[int]:
 
 def _best_other(state: KfState, seat: int, loc: str) -> str:
     """'the best other bid is Ben's 2 red', or that nobody else has bid."""
-    others = [(int(s), b) for s, b in pl.peek(state, loc)["bids"].items() if int(s) != seat and b[1]]
+    others = [(s, b) for s, b in pl.peek(state, loc).bids.items() if s != seat and b.count]
     if not others:
         return "nobody else has bid"
-    s, b = max(others, key=lambda item: item[1][1])
-    return f"the best other bid is {state.names[s]}'s {b[1]} {b[0]}"
+    s, b = max(others, key=lambda item: item[1].count)
+    return f"the best other bid is {state.names[s]}'s {b.count} {b.label}"
 
 
 def _flat(state: KfState, seat: int, loc: str, group: kp.Group, what: str) -> str:
@@ -271,7 +270,7 @@ def _use(state: KfState, seat: int, action: Act, after: KfState) -> str:
 def _move(state: KfState, seat: int, action: Act, after: KfState) -> str:
     """`move SOURCE bid|use LOC`."""
     source, what, loc = action.args
-    group = pl.bid_group(pl.peek(state, source)["bids"][str(seat)])
+    group = pl.peek(state, source).bids[seat].keyples()
     counts = _counts(after, seat)
     more = f"next you say how many to add from your screen, {_span(counts)}" if counts else \
         "next you add workers of his pair one at a time"
@@ -286,7 +285,7 @@ def _ghost(state: KfState, seat: int, action: Act, after: KfState) -> str:
     top = pl.highest(state, loc)
     assert top is not None
     owner = state.names[top[0]]
-    group = pl.bid_group(pl.peek(state, loc)["bids"][str(top[0])])
+    group = pl.peek(state, loc).bids[top[0]].keyples()
     return (f"You play the ghost on {_name(loc)}: {owner}'s winning bid ({kp.words(group)}) goes behind your "
             f"screen, and the ghost wins {_name(loc)} for {owner}; nothing more may go there this season.")
 
@@ -302,16 +301,22 @@ def _pass(state: KfState, seat: int, action: Act, after: KfState) -> str:
 # --- steps of a bid or a use -------------------------------------------------------------------------------------
 
 
+def _under_way(state: KfState, kind: type[Step]) -> Step:
+    """The action under way, of the kind the step being described belongs to; raises AssertionError for another."""
+    p = state.pending
+    assert isinstance(p, kind), f"no {kind.__name__} under way"
+    return p
+
+
 def _count(state: KfState, seat: int, action: Act, after: KfState) -> str:
     """`count N`: the workers of the colour going to the bid or the use."""
-    p = state.pending
-    assert p is not None
-    n, loc, colour = int(action.args[0]), p["loc"], p["colour"]
-    carried = kp.merged(*(pl.bid_group(pl.peek(state, src)["bids"][str(seat)]) for src in sources(p)))
+    p = _under_way(state, CountStep)
+    n, loc, colour = int(action.args[0]), p.loc, p.colour
+    carried = kp.merged(*(pl.peek(state, src).bids[seat].keyples() for src in sources(p)))
     group = kp.merged({colour: n} if n else {}, carried)
     shown = f"your moved {kp.words(carried)}{f' and {n} {colour} more' if n else ''}" if carried else \
         f"{n} {colour}"
-    return _placed(state, seat, loc, p["what"], group, shown, after)
+    return _placed(state, seat, loc, p.what, group, shown, after)
 
 
 def _placed(state: KfState, seat: int, loc: str, what: str, group: kp.Group, shown: str, after: KfState) -> str:
@@ -326,7 +331,7 @@ def _placed(state: KfState, seat: int, loc: str, what: str, group: kp.Group, sho
                 f"{_cap(_prize(state, seat, loc))}.")
     face = face_of(state, loc)
     assert face is not None
-    if after.pending and after.pending["kind"] == "pay":
+    if isinstance(after.pending, PayStep):
         return (f"You use {_name(loc)} with {shown}{flat}; next you choose what to hand in "
                 f"({pay_words(face.pay)}). {_cap(_gets(state, seat, loc))}.")
     return f"You use {_name(loc)} with {shown}{flat}: {_gets(state, seat, loc)}."
@@ -335,56 +340,53 @@ def _placed(state: KfState, seat: int, loc: str, what: str, group: kp.Group, sho
 def _join(state: KfState, seat: int, action: Act, after: KfState) -> str:
     """`join SOURCE`: another outbid group carried along with the moved one."""
     p = state.pending
-    assert p is not None
-    more = pl.bid_group(pl.peek(state, action.args[0])["bids"][str(seat)])
+    assert isinstance(p, CountStep | MixStep), "no group under way"
+
+    more = pl.peek(state, action.args[0]).bids[seat].keyples()
     total = kp.size(mix_group(state, p)) + kp.size(more)
-    return (f"Your outbid {kp.words(more)} on {_name(action.args[0])} joins the group going to {_name(p['loc'])}: "
+    return (f"Your outbid {kp.words(more)} on {_name(action.args[0])} joins the group going to {_name(p.loc)}: "
             f"{plural(total, 'worker')} so far.")
 
 
 def _add(state: KfState, seat: int, action: Act, after: KfState) -> str:
     """`add KIND [N]`: a keyple (or several) added to a group built one at a time."""
-    p = state.pending
-    assert p is not None
+    p = _under_way(state, MixStep)
     kind = action.args[0]
     k = int(action.args[1]) if len(action.args) > 1 else 1
     group = kp.merged(mix_group(state, p), {kind: k})
-    if after.pending and after.pending["kind"] == "mix":
-        need = needed(state, seat, p["loc"], p.get("what", "use"))
-        return (f"You add {kp.words({kind: k})} to the group for {_name(p['loc'])}: {kp.words(group)} so far "
+    if isinstance(after.pending, MixStep):
+        need = needed(state, seat, p.loc, p.what)
+        return (f"You add {kp.words({kind: k})} to the group for {_name(p.loc)}: {kp.words(group)} so far "
                 f"({need} or more in all; `done` places it).")
-    return _placed(state, seat, p["loc"], p.get("what", "use"), group, kp.words(group), after)
+    return _placed(state, seat, p.loc, p.what, group, kp.words(group), after)
 
 
 def _done(state: KfState, seat: int, action: Act, after: KfState) -> str:
     """`done`: the group built one keyple at a time is placed."""
-    p = state.pending
-    assert p is not None
+    p = _under_way(state, MixStep)
     group = mix_group(state, p)
-    return _placed(state, seat, p["loc"], p.get("what", "use"), group, kp.words(group), after)
+    return _placed(state, seat, p.loc, p.what, group, kp.words(group), after)
 
 
 def _pay(state: KfState, seat: int, action: Act, after: KfState) -> str:
     """`pay KIND`: a use's extra worker or skill handed in."""
-    p = state.pending
-    assert p is not None
+    p = _under_way(state, PayStep)
     kind = action.args[0]
     into = "face down onto the pile" if kind in sup.SKILLS else "into the bag"
-    left = int(p["left"]) - 1
+    left = p.left - 1
     if left > 0:
         return f"You hand in 1 {kp.NAMES.get(kind, kind)} {into}; {left} more to hand in."
-    face = face_of(state, p["loc"])
+    face = face_of(state, p.loc)
     assert face is not None
-    return f"You hand in 1 {kp.NAMES.get(kind, kind)} {into}; then {_name(p['loc'])} gives you " \
+    return f"You hand in 1 {kp.NAMES.get(kind, kind)} {into}; then {_name(p.loc)} gives you " \
            f"{_gain_words(face.gain)}."
 
 
 def _take(state: KfState, seat: int, action: Act, after: KfState) -> str:
     """`take KIND`: a resource of one's choice from the supply."""
-    p = state.pending
-    assert p is not None
-    where = _name(state.villages[seat][p["to"]]["tile"])
-    left = int(p["left"]) - 1
+    p = _under_way(state, TakeStep)
+    where = _name(state.villages[seat][p.to].tile)
+    left = p.left - 1
     more = f"; {left} more to choose" if left > 0 and after.pending else ""
     return f"You take 1 {action.args[0]} from the supply onto {where}{more}."
 
@@ -395,15 +397,14 @@ def _take(state: KfState, seat: int, action: Act, after: KfState) -> str:
 def _carry(state: KfState, seat: int, action: Act, after: KfState) -> str:
     """`carry KIND FROM TO`: one resource along the roads."""
     kind, source, target = action.args
-    p, q = state.pending, after.pending
-    assert p is not None and q is not None
-    cost = int(p["steps"]) - int(q["steps"])
+    p, q = _under_way(state, TransportStep), _under_way(after, TransportStep)
+    cost = p.steps - q.steps
     face = face_of(state, target)
     stored = ""
     if face is not None and face.kind == "store" and face.store in ("any", kind):
         stored = f"; there it scores {plural(face.per, 'point')} at the end"
     return (f"You move 1 {kind} from {_name(source)} to {_name(target)}: {plural(cost, 'step')} of your "
-            f"{p['steps']}, {q['steps']} left{stored}.")
+            f"{p.steps}, {q.steps} left{stored}.")
 
 
 def _upgrade(state: KfState, seat: int, action: Act, after: KfState) -> str:
@@ -411,8 +412,8 @@ def _upgrade(state: KfState, seat: int, action: Act, after: KfState) -> str:
     loc = action.args[0]
     found = owner_of(state, loc)
     assert found is not None
-    res_before = state.villages[seat][found[1]]["res"]
-    res_after = after.villages[seat][found[1]]["res"]
+    res_before = state.villages[seat][found[1]].res
+    res_after = after.villages[seat][found[1]].res
     paid = {k: n - res_after.get(k, 0) for k, n in res_before.items() if n > res_after.get(k, 0)}
     skills = {k: n - after.skills[seat].get(k, 0) for k, n in state.skills[seat].items()
               if n > after.skills[seat].get(k, 0)}
@@ -426,10 +427,8 @@ def _upgrade(state: KfState, seat: int, action: Act, after: KfState) -> str:
 
 def _end_transport(state: KfState, seat: int, action: Act, after: KfState) -> str:
     """`done` of a transport use (a group's `done` is _done)."""
-    p = state.pending
-    assert p is not None
-    unused = [plural(int(p["steps"]), "step") if p["steps"] else "",
-              plural(int(p["upgrades"]), "upgrade") if p["upgrades"] else ""]
+    p = _under_way(state, TransportStep)
+    unused = [plural(p.steps, "step") if p.steps else "", plural(p.upgrades, "upgrade") if p.upgrades else ""]
     left = and_list([x for x in unused if x])
     return f"You end the transport{f', leaving {left} unused' if left else ''}."
 
@@ -448,9 +447,10 @@ def _boat(state: KfState, seat: int, action: Act, after: KfState) -> str:
     if state.season == 3:
         scoring = BOAT_SCORING.get(boat_id, ("its printed points",))[0]
         return f"You take the {name} boat into your village: at the end it scores {scoring}{plus}."
-    boat = next(b for b in state.boats if b["id"] == boat_id)
-    load = and_list([x for x in (kp.words(boat["workers"]) if boat["workers"] else "",
-                                 plural(sum(boat["skills"].values()), "skill") if boat["skills"] else "") if x])
+    boat = next(b for b in state.boats if b.id == boat_id)
+    load = and_list([x for x in (kp.words(boat.workers) if boat.workers else "",
+                                 plural(sum(boat.skills.values()), "skill") if boat.skills else "") if x])
+
     then = " Then you choose the boat that replaces the Keymelequin for autumn." if keymelequin.must_replace(
         state, boat_id) else ""
     return f"You take the {name} boat's load ({load or 'nothing'}) behind your screen{plus}.{then}"

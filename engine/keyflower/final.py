@@ -10,11 +10,9 @@ from engine.core import PlayerScore, Scoreboard, ScoreLine
 from engine.keyflower import celeste, scoring
 from engine.keyflower import transport as tr
 from engine.keyflower import village as vg
-from engine.keyflower.components import COMPONENTS, Face
-from engine.keyflower.flow import is_tile, tile
+from engine.keyflower.components import Face
+from engine.keyflower.pieces import BOATS, ORDER, is_tile, shown_face, tile
 from engine.keyflower.state import KfState
-
-_BOATS = {b.id: b for b in COMPONENTS.boats}
 
 
 def scoreboard(state: KfState, final: bool) -> Scoreboard:
@@ -31,9 +29,9 @@ def scoreboard(state: KfState, final: bool) -> Scoreboard:
 def best_lines(state: KfState, seat: int) -> list[tuple[str, int, str]]:
     """A player's score lines, with Flipper's free flip (when owned) on the tile that scores most."""
     flips: list[str | None] = [None]
-    if any(p["tile"] in _BOATS and _BOATS[p["tile"]].scoring == "flipper" for p in state.villages[seat].values()):
-        flips += [p["tile"] for p in state.villages[seat].values()
-                  if is_tile(p["tile"]) and not p["up"] and tile(p["tile"]).back is not None]
+    if any(p.tile in BOATS and BOATS[p.tile].scoring == "flipper" for p in state.villages[seat].values()):
+        flips += [p.tile for p in state.villages[seat].values()
+                  if is_tile(p.tile) and not p.up and tile(p.tile).back is not None]
     best: list[tuple[str, int, str]] = []
     for flip in flips:
         lines = _lines(state, seat, flip)
@@ -54,9 +52,9 @@ def _lines(state: KfState, seat: int, flip: str | None) -> list[tuple[str, int, 
     tile_points = 0
     white_wind = False
     for key, p in village.items():
-        tid = p["tile"]
-        if tid in _BOATS:
-            boat = _BOATS[tid]
+        tid = p.tile
+        if tid in BOATS:
+            boat = BOATS[tid]
             if boat.scoring == "white-wind":
                 white_wind = True
             else:
@@ -65,19 +63,19 @@ def _lines(state: KfState, seat: int, flip: str | None) -> list[tuple[str, int, 
         if tid == celeste.LOC:
             fixed.append(celeste.tile_line(state, seat))
             continue
-        if tid.startswith("order-"):
+        if tid.startswith(ORDER):
             fixed.append((f"Turn-order tile {tid[6:]}",
                           vg.connections(placed, tr.sides, tr.pos_of(key), "2a" in powers)))
             continue
         t = tile(tid)
-        face = t.back if (p["up"] or tid == flip) and t.back is not None else t.front
+        face = shown_face(t, p.up or tid == flip)
         tile_points += face.points
         if t.kind == "winter" and face.scoring:
             winter.append(face.scoring)
-        res = dict(p["res"])
+        res = dict(p.res)
         if face.kind == "store":
-            storage.append(scoring.Storage(t.name, face.store or "any", face.per, dict(p["stored"])))
-            for kind, n in p["stored"].items():
+            storage.append(scoring.Storage(t.name, face.store or "any", face.per, dict(p.stored)))
+            for kind, n in p.stored.items():
                 res[kind] = res.get(kind, 0) - n
         for kind, n in res.items():
             if n > 0:
@@ -90,7 +88,7 @@ def _lines(state: KfState, seat: int, flip: str | None) -> list[tuple[str, int, 
                                 purple=seat == state.start, any_resource="3b" in powers, white_wind=white_wind,
                                 fixed=tuple(fixed))
     total, lines = scoring.best_score(holdings)
-    if holdings.purple and celeste.LOC in {p["tile"] for p in village.values()}:  # the keyple as a ghost (F-42)
+    if holdings.purple and celeste.LOC in {p.tile for p in village.values()}:  # the keyple as a ghost (F-42)
         as_ghost = replace(holdings, purple=False, fixed=(*holdings.fixed, celeste.purple_line()))
         alt_total, alt_lines = scoring.best_score(as_ghost)
         if alt_total > total:
@@ -109,11 +107,12 @@ def _boat_points(key: str, state: KfState, seat: int, placed: vg.Village, powers
 
 def _tile_at(state: KfState, seat: int, key: str) -> str:
     """The tile id at a village position."""
-    return str(state.villages[seat][key]["tile"])
+    return state.villages[seat][key].tile
 
 
 def _face(state: KfState, seat: int, key: str) -> Face:
     """The face a village tile shows."""
     p = state.villages[seat][key]
-    t = tile(p["tile"])
-    return t.back if p["up"] and t.back is not None else t.front
+    t = tile(p.tile)
+    return shown_face(t, p.up)
+

@@ -11,47 +11,33 @@ from typing import Any
 from engine.core import Event, Rng
 from engine.keyflower import keymelequin
 from engine.keyflower import supply as sup
-from engine.keyflower.components import COMPONENTS, Boat, Components, Tile
-from engine.keyflower.state import KfState
+from engine.keyflower import village as vg
+from engine.keyflower.component_records import PLAYER_COUNTS
+from engine.keyflower.components import COMPONENTS, START_WORKERS, Components
+from engine.keyflower.components import SEASONS as SEASONS
+from engine.keyflower.pieces import boat_tile as boat_tile
+from engine.keyflower.pieces import is_tile as is_tile
+from engine.keyflower.pieces import tile as tile
+from engine.keyflower.state import BoatInPlay, KfState, Options, VillageTile
 
-SEASONS = ("spring", "summer", "autumn", "winter")
-OPTIONS: dict[str, Any] = {"keymelequin": "", "key_celeste": False}
-HOME = "0/0"
+HOME = vg.key_of(vg.HOME)  # the home tile's village key, "0/0"
 OFF = ("", "off", "no", "none")
+BOAT_FACE = ("a", "b", "a", "b")  # by season: a boat shows face a in spring and autumn, face b in summer and winter
 
 
-def tile(tile_id: str) -> Tile:
-    """A tile by id; raises KeyError for an unknown one."""
-    return _TILES[tile_id]
 
-
-_TILES = {t.id: t for t in COMPONENTS.tiles}
-
-
-def is_tile(tile_id: str) -> bool:
-    """Whether an id names a village tile (not a boat or a turn-order tile)."""
-    return tile_id in _TILES
-
-
-def boat_tile(boat_id: str) -> Boat:
-    """A boat tile by id, the Keymelequin included; raises StopIteration for an unknown one."""
-    if boat_id == keymelequin.BOAT:
-        return COMPONENTS.keymelequin
-    return next(b for b in COMPONENTS.boats if b.id == boat_id)
-
-
-def read_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+def read_options(options: Mapping[str, Any] | None) -> Options:
     """The modules chosen: keymelequin (the boat it replaces, '' when off) and key_celeste; raises ValueError on an
     unknown option."""
-    out = dict(OPTIONS)
+    keymelequin, key_celeste = "", False
     for key, value in (options or {}).items():
         if key == "keymelequin":
-            out[key] = "" if value is None or value is False or str(value).lower() in OFF else str(value)
+            keymelequin = "" if value is None or value is False or str(value).lower() in OFF else str(value)
         elif key == "key_celeste":
-            out[key] = value is True or str(value).lower() in ("1", "true", "yes", "on")
+            key_celeste = value is True or str(value).lower() in ("1", "true", "yes", "on")
         else:
             raise ValueError(f"Unknown Keyflower option '{key}' (options: keymelequin, key_celeste).")
-    return out
+    return Options(keymelequin, key_celeste)
 
 
 def setup(players: Sequence[str], seed: int, options: Mapping[str, Any] | None,
@@ -60,23 +46,22 @@ def setup(players: Sequence[str], seed: int, options: Mapping[str, Any] | None,
     count or option."""
     chosen = read_options(options)
     n = len(players)
-    if not 2 <= n <= 6:
+    if n not in PLAYER_COUNTS:
         raise ValueError(f"Keyflower needs 2 to 6 players, not {n}.")
     rng = Rng.from_seed(seed)
     table = comps.setup[n]
     state = KfState(names=list(players), options=chosen, rng=0, bag=dict(comps.bag), greens=comps.greens,
                     skill_pile=dict(comps.skills), supply=dict(comps.resources))
-    state.workers = [sup.draw(state.bag, rng, 8) for _ in range(n)]
+    state.workers = [sup.draw(state.bag, rng, START_WORKERS) for _ in range(n)]
     state.skills = [{} for _ in range(n)]
     homes = [t for t in comps.tiles if t.kind == "home"]
     rng.shuffle(homes)
     homes = homes[:n]
-    state.villages = [{HOME: {"tile": h.id, "up": False, "res": {}, "stored": {}}} for h in homes]
+    state.villages = [{HOME: VillageTile(h.id)} for h in homes]
     state.start = min(range(n), key=lambda s: homes[s].number)
-    state.boats = [{"id": b.id, "workers": {}, "skills": {}, "taken": None} for b in comps.boats
-                   if b.min_players <= n]
-    if chosen["keymelequin"]:
-        keymelequin.replace_at_setup(state, chosen["keymelequin"])
+    state.boats = [BoatInPlay(b.id) for b in comps.boats if b.min_players <= n]
+    if chosen.keymelequin:
+        keymelequin.replace_at_setup(state, chosen.keymelequin)
     state.order_tiles = sorted({t.number for t in comps.turn_order if t.players[0] <= n <= t.players[1]})
     season_tiles = {s: [t.id for t in comps.tiles if t.kind == s] for s in SEASONS}
     season_tiles["summer"] += sorted({t.id[:-1] for t in comps.tiles if t.kind == "summerboat"})
@@ -91,7 +76,7 @@ def setup(players: Sequence[str], seed: int, options: Mapping[str, Any] | None,
     state.rng = rng.state
     state.auction = season_tiles["spring"][:table["per_season"]]
     state.won = [[] for _ in range(n)]
-    load_boats(state, "a")
+    load_boats(state, BOAT_FACE[0])
     keymelequin.board(state)
     _open_season(state)
     return state
@@ -100,16 +85,17 @@ def setup(players: Sequence[str], seed: int, options: Mapping[str, Any] | None,
 def load_boats(state: KfState, face: str) -> list[Event]:
     """Put the season's workers (from the bag, one at a time round the boats when short) and skills on the boats."""
     rng = Rng(state.rng)
-    wanted = [(b, getattr(boat_tile(b["id"]), f"workers_{face}"), getattr(boat_tile(b["id"]), f"skills_{face}"))
-              for b in state.boats if b["taken"] is None]
+    wanted = [(b, getattr(boat_tile(b.id), f"workers_{face}"), getattr(boat_tile(b.id), f"skills_{face}"))
+              for b in state.boats if b.taken is None]
     for round_no in range(max((w for _, w, _ in wanted), default=0)):
         for boat, workers, _ in wanted:
             if round_no < workers:
-                sup.add(boat["workers"], sup.draw(state.bag, rng))
+                sup.add(boat.workers, sup.draw(state.bag, rng))
     for round_no in range(max((k for _, _, k in wanted), default=0)):  # skills go round the same way (F-6)
         for boat, _, skills in wanted:
             if round_no < skills:
-                sup.add(boat["skills"], sup.draw(state.skill_pile, rng))
+                sup.add(boat.skills, sup.draw(state.skill_pile, rng))
+
     state.rng = rng.state
     return []
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine.core import (
     JSON,
@@ -23,15 +23,15 @@ from engine.core import (
     clone,
 )
 from engine.keyflower import apply as apply_mod
-from engine.keyflower import celeste, explain, final, flow, keymelequin
+from engine.keyflower import explain, final, flow
+from engine.keyflower import view as kf_view
 from engine.keyflower.actions import Act, read
+from engine.keyflower.component_records import PLAYER_COUNTS
 from engine.keyflower.legal import legal, to_act
+from engine.keyflower.pieces import shown_face
 from engine.keyflower.refusals import why_not
-from engine.keyflower.state import KfState
-from engine.keyflower.state import from_json as state_from_json
-from engine.keyflower.state import to_json as state_to_json
-from engine.keyflower.turns import mix_group, needed
-from engine.records import to_text
+from engine.keyflower.state import CountStep, KfState, MixStep, ReplaceStep, VillageTile
+from engine.keyflower.turns import needed
 from engine.words import WordsGame, match_words, waiting_phrase
 
 SKILL_KINDS = frozenset({"anvil", "pick", "saw"})
@@ -47,8 +47,8 @@ class KeyflowerGame(WordsGame[KfState, Act]):
     """The Keyflower engine (base game)."""
 
     name = "keyflower"
-    min_players = 2
-    max_players = 6
+    min_players = PLAYER_COUNTS[0]
+    max_players = PLAYER_COUNTS[-1]
 
     def setup(self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None) -> KfState:
         """The opening state; raises ValueError on bad players or options."""
@@ -62,8 +62,8 @@ class KeyflowerGame(WordsGame[KfState, Act]):
             key = f"{state.phase}:{state.season}"
             return [Decision(s, SIMULTANEOUS, key, what, True, None, state.phase == "place") for s in seats]
         # each step of a turn is its own decision: its private choices come by DM with buttons, step by step
-        key = f"{state.pending['kind'] if state.pending else state.phase}:{state.seq}"
-        public = state.phase == "boats" and (not state.pending or state.pending["kind"] == "replace")
+        key = f"{state.pending.kind if state.pending else state.phase}:{state.seq}"
+        public = state.phase == "boats" and (not state.pending or isinstance(state.pending, ReplaceStep))
         # a turn's options show what is behind the screen, but the move made is played on the table
         return [Decision(s, TURN, key, what, True, None, public, secret=False) for s in seats]
 
@@ -71,14 +71,14 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         """What is being decided, as everyone may read it (a count says what for; the colour or the keyples taken
         from behind the screen stay there until the workers are placed, F-7)."""
         p = state.pending
-        if p and p["kind"] == "count":
-            what = "top up the moved group" if "from" in p else f"{p['what']} on {p['loc']}"
+        if isinstance(p, CountStep):
+            what = "top up the moved group" if p.moved else f"{p.what} on {p.loc}"
             return f"say how many workers to {what}"
-        if p and p["kind"] == "mix":  # a group built one worker at a time: where, how many in all
-            need = needed(state, int(p["seat"]), p["loc"], p.get("what", "use"))
-            where = f"{'bid on' if p.get('what') == 'bid' else 'use of'} {p['loc']}"
+        if isinstance(p, MixStep):  # a group built one worker at a time: where, how many in all
+            need = needed(state, p.seat, p.loc, p.what)
+            where = f"{'bid on' if p.what == 'bid' else 'use of'} {p.loc}"
             return f"add workers to the {where} ({need} or more in all)"
-        return PHRASES[p["kind"]] if p else PHRASES.get(state.phase, "decide")
+        return PHRASES[p.kind] if p else PHRASES.get(state.phase, "decide")
 
     def to_act(self, state: KfState) -> list[int]:
         """Seats that must decide now."""
@@ -128,37 +128,10 @@ class KeyflowerGame(WordsGame[KfState, Act]):
                             rule.get(state.phase, "reference §3.2"), few)
 
     def view(self, state: KfState, seat: int | None, legal_now: list[Act] | None = None) -> JSON:
-        """What this seat may see (None: the public): everything on the table; a seat adds its screen and its legal
-        actions (legal_now: those, when the caller has them)."""
-        data: JSON = {
-            "game": "keyflower", "viewer": seat, "names": list(state.names), "season": flow.SEASONS[state.season],
-            "phase": state.phase, "start_player": state.start, "to_act": to_act(state),
-            "waiting_for": self.waiting_for(state), "villages": clone(state.villages),
-            "auction": list(state.auction), "order_tiles": list(state.order_tiles),
-            "places": {loc: {"bids": dict(p["bids"]), "uses": [list(u) for u in p["uses"]]}
-                       | ({"ghost": p["ghost"]} if "ghost" in p else {}) for loc, p in sorted(state.places.items())},
-            "boats": clone(state.boats), "bag": sum(state.bag.values()), "greens": state.greens,
-            "skill_pile": sum(state.skill_pile.values()), "supply": dict(state.supply),
-            "screens": [sum(w.values()) for w in state.workers], "skills_held": [sum(k.values()) for k in state.skills],
-            "winter_in_hand": [len(h) for h in state.winter_hand], "won": [list(w) for w in state.won],
-            "stacks": {"summer": len(state.summer_stack), "autumn": len(state.autumn_stack)},
-            "passes": state.passes, "picking": list(state.picking), "pending": _pending_view(state, seat),
-            "modules": {"keymelequin": keymelequin.replaced(state), "key_celeste": celeste.chosen(state)},
-        }
-        if celeste.chosen(state):  # who owns the ghost is public (F-38)
-            data["ghost"] = {"holder": state.ghost_holder, "played": state.ghost_at, "gone": state.ghost_out}
-            data["celeste"] = {"on_table": celeste.on_table(state), "face": "winter" if state.season == 3 else
-                               "seasons"}
-        if state.phase == "over":  # every screen is opened for the final count
-            data["screens_opened"] = [{"workers": dict(w), "skills": dict(k)}
-                                      for w, k in zip(state.workers, state.skills, strict=True)]
-        if seat is not None:
-            data["workers"] = dict(state.workers[seat])
-            data["skills"] = dict(state.skills[seat])
-            data["winter_hand"] = list(state.winter_hand[seat])
-            data["winter_played"] = list(state.winter_played[seat]) if state.winter_played else []
-            data["legal"] = [str(a) for a in (legal(state, seat) if legal_now is None else legal_now)]
-        return data
+        """What this seat may see (None: the public; engine.keyflower.view.KfView): everything on the table; a seat
+        adds its screen and its legal actions (legal_now: those, when the caller has them)."""
+        shown = [] if seat is None else [str(a) for a in (legal(state, seat) if legal_now is None else legal_now)]
+        return cast(JSON, kf_view.build(state, seat, self.waiting_for(state), to_act(state), shown))
 
     def score(self, state: KfState, viewer: int | None) -> Scoreboard:
         """The final score (every screen is opened at the end); during the game, the tile points on the table
@@ -199,15 +172,15 @@ class KeyflowerGame(WordsGame[KfState, Act]):
 
     def to_json(self, state: KfState) -> JSON:
         """The whole state as JSON-ready data."""
-        return state_to_json(state)
+        return state.to_json()
 
     def to_json_text(self, state: KfState) -> str:
-        """to_json's data as JSON text (what a snapshot stores), written straight from the state."""
-        return to_text(state)
+        """to_json's data as JSON text (what a snapshot stores)."""
+        return state.to_text()
 
     def from_json(self, data: JSON) -> KfState:
         """Rebuild a state; raises ValueError on malformed data."""
-        return state_from_json(data)
+        return KfState.from_json(data)
 
     def is_over(self, state: KfState) -> bool:
         """Whether the game has ended."""
@@ -256,27 +229,13 @@ class KeyflowerGame(WordsGame[KfState, Act]):
         return new
 
 
-def _pending_view(state: KfState, viewer: int | None) -> JSON | None:
-    """An action under way, as the viewer may see it: for everyone a transport's steps and upgrades left, a count
-    asked, where; the colour only of a moved group, which is on the table. Its owner also sees the colour chosen
-    and the keyples gathered so far, still behind the screen (F-7)."""
-    p = state.pending
-    if not p:
-        return None
-    shown: JSON = {k: p[k] for k in ("kind", "seat", "what", "loc", "steps", "upgrades", "left", "from") if k in p}
-    if "colour" in p and ("from" in p or viewer == p["seat"]):
-        shown["colour"] = p["colour"]
-    if p["kind"] == "mix" and viewer == p["seat"]:
-        shown["group"] = mix_group(state, p)
-    return shown
-
-
-def _face_points(placed: JSON) -> int:
+def _face_points(placed: VillageTile) -> int:
     """The points a village tile's face shows (0 for boats and turn-order tiles, scored at the end)."""
-    if not flow.is_tile(placed["tile"]):
+    if not flow.is_tile(placed.tile):
         return 0
-    t = flow.tile(placed["tile"])
-    return (t.back if placed["up"] and t.back is not None else t.front).points
+    t = flow.tile(placed.tile)
+    return shown_face(t, placed.up).points
+
 
 
 def _redeal(pools: list[dict[str, int]], rng: Rng) -> None:

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from engine.keyflower import keymelequin, season, transport
 from engine.keyflower import keyples as kp
+from engine.keyflower import supply as sup
 from engine.keyflower.actions import Act, act
-from engine.keyflower.state import KfState
+from engine.keyflower.state import (
+    CountStep,
+    KfState,
+    MixStep,
+    PayStep,
+    Pending,
+    ReplaceStep,
+    TakeStep,
+    TransportStep,
+)
 from engine.keyflower.turns import count_range, joinable, mix_actions, turn_actions
 
 
@@ -14,7 +26,7 @@ def to_act(state: KfState) -> list[int]:
     if state.phase == "over":
         return []
     if state.pending:
-        return [int(state.pending["seat"])]
+        return [state.pending.seat]
     if state.phase == "winter-choice":
         return [s for s in range(state.n) if state.winter_choice[s] is not None]
     if state.phase == "boats":
@@ -35,20 +47,8 @@ def legal(state: KfState, seat: int) -> list[Act]:
     """Every action this seat may take now (empty when it is not this seat's decision)."""
     if seat not in to_act(state):
         return []
-    pending = state.pending
-    if pending:
-        kind = pending["kind"]
-        if kind == "count":
-            return [act("count", k) for k in count_range(state, pending)] + joinable(state, pending)
-        if kind == "mix":
-            return mix_actions(state, pending)
-        if kind == "pay":
-            return pay_actions(state, seat, pending["pay"])
-        if kind == "replace":
-            return keymelequin.replace_actions(state)
-        if kind == "take":
-            return [act("take", k) for k in ("wood", "stone", "iron") if state.supply.get(k, 0)]
-        return transport.actions(state, seat)
+    if state.pending:
+        return step_actions(state, state.pending)
     if state.phase == "winter-choice":
         return season.winter_actions(state, seat)
     if state.phase == "boats":
@@ -57,3 +57,23 @@ def legal(state: KfState, seat: int) -> list[Act]:
         return season.place_actions(state, seat)
     return turn_actions(state, seat)
 
+
+def step_actions(state: KfState, pending: Pending) -> list[Act]:
+    """The actions of the next step of an action under way, by its kind; raises AssertionError for an unknown
+    kind."""
+    match pending:
+        case CountStep():
+            return [act("count", k) for k in count_range(state, pending)] + joinable(state, pending)
+        case MixStep():
+            return mix_actions(state, pending)
+        case PayStep():
+            return pay_actions(state, pending.seat, pending.pay)
+        case ReplaceStep():
+            return keymelequin.replace_actions(state)
+        case TakeStep():
+            return [act("take", k) for k in sup.CHOICE if state.supply.get(k, 0)]
+
+        case TransportStep():
+            return transport.actions(state, pending)
+        case _:
+            assert_never(pending)

@@ -8,7 +8,7 @@ from engine.keyflower import keyples as kp
 from engine.keyflower import places as pl
 from engine.keyflower import transport as tr
 from engine.keyflower.actions import Act
-from engine.keyflower.state import KfState
+from engine.keyflower.state import KfState, MixStep
 from engine.keyflower.turns import bid_needed, biddable, may_lie, may_lie_group, mix_group, usable
 
 WILD_RULE = "module sheet, Using Sven and Paulo; F-29, F-30"
@@ -18,7 +18,8 @@ def why_not(state: KfState, seat: int, action: Act) -> tuple[str, str] | None:
     """(reason, rule) for a refused turn action naming a place, or a keyple added to a group being built; None when
     no specific reason is found."""
     if state.pending:
-        return _add(state, seat, action) if state.pending["kind"] == "mix" and action.verb == "add" else None
+        return _add(state, seat, state.pending, action) if isinstance(state.pending, MixStep) and \
+            action.verb == "add" else None
     if action.verb not in ("bid", "use", "ghost") or not action.args:
         return None
     loc = action.args[0]
@@ -96,19 +97,18 @@ def _wild_off_colour(state: KfState, seat: int, verb: str, loc: str, wild: str,
     return f"{reason}, and {boat}.", f"reference §9.4; {WILD_RULE}, F-44"
 
 
-def _add(state: KfState, seat: int, action: Act) -> tuple[str, str] | None:
+def _add(state: KfState, seat: int, pending: MixStep, action: Act) -> tuple[str, str] | None:
     """Why a keyple may not join the group being built (Sven's or Paulo's group must keep one colour of his pair,
     unless summer boat 4b's use may lie flat)."""
-    pending = state.pending
-    assert pending is not None
     kind = action.args[0] if action.args else ""
     if kind in kp.KINDS and not state.workers[seat].get(kind):
         return f"you have no {kp.NAMES.get(kind, kind)} behind your screen.", "reference §3.2"
     group = mix_group(state, pending)
     wild = next(iter(kp.wilds_in(group)), None)
-    what = pending.get("what", "use")
+    what = pending.what
     if wild is None or kind not in kp.KINDS or kind in kp.WILD[wild] or (what == "use" and may_lie(
-            state, seat, pending["loc"])):
+            state, seat, pending.loc)):
+
         return None
     name, pair = kp.NAMES[wild], " or ".join(kp.WILD[wild])
     lie = " (only summer boat 4b's use may mix colours)" if what == "use" else ""

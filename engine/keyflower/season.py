@@ -14,8 +14,9 @@ from engine.keyflower import transport as tr
 from engine.keyflower import village as vg
 from engine.keyflower.actions import Act, act
 from engine.keyflower.components import COMPONENTS
-from engine.keyflower.flow import SEASONS, seats_from, tile
-from engine.keyflower.state import Json, KfState
+from engine.keyflower.flow import SEASONS, seats_from
+from engine.keyflower.pieces import SUMMER_BOAT, tile
+from engine.keyflower.state import KfState, Place, ReplaceStep, VillageTile
 from engine.keyflower.turns import biddable
 
 
@@ -37,9 +38,9 @@ def _end_of_season(state: KfState, ev: list[Event]) -> None:
     ev.append(Event(f"Everyone has passed: the end of {name}."))
     for loc in biddable(state):  # 1. losing bids come home
         top = pl.highest(state, loc)
-        for s, bid in list(pl.peek(state, loc)["bids"].items()):
-            if top is None or int(s) != top[0]:
-                sup.add(state.workers[int(s)], pl.bid_group(bid))
+        for s, bid in list(pl.peek(state, loc).bids.items()):
+            if top is None or s != top[0]:
+                sup.add(state.workers[s], bid.keyples())
     for loc in list(state.auction):  # 2. unbid tiles leave; their users go into the bag
         if pl.highest(state, loc) is None:
             _users_to(state, loc, None)
@@ -55,20 +56,20 @@ def _end_of_season(state: KfState, ev: list[Event]) -> None:
                     ev.append(Event(f"{state.names[seat]} wins {tile(loc).name}: the ghost won it for them.", seat))
                     celeste.ghost_resolved(state, ev)
                     continue
-                group = pl.bid_group(pl.peek(state, loc)["bids"][str(seat)])
+                group = pl.peek(state, loc).bids[seat].keyples()
                 sup.add(state.bag, group)
                 ev.append(Event(f"{state.names[seat]} wins {tile(loc).name} with {kp.words(group)}.", seat))
     for seat, village in enumerate(state.villages):  # 4. users of village tiles go to the village's owner
         for placed in village.values():
-            _users_to(state, placed["tile"], seat)
+            _users_to(state, placed.tile, seat)
     state.auction = []
     _turn_order(state, ev)
 
 
 def _users_to(state: KfState, loc: str, seat: int | None) -> None:
     """Workers used on a tile go behind a seat's screen, or into the bag (seat None)."""
-    for use in pl.peek(state, loc)["uses"]:
-        sup.add(state.bag if seat is None else state.workers[seat], pl.use_group(use))
+    for use in pl.peek(state, loc).uses:
+        sup.add(state.bag if seat is None else state.workers[seat], use.keyples())
 
 
 def _turn_order(state: KfState, ev: list[Event]) -> None:
@@ -100,13 +101,13 @@ def _turn_order(state: KfState, ev: list[Event]) -> None:
     _skip_empty_picks(state, ev)
 
 
-def _winning_bids(state: KfState, locs: list[str]) -> dict[str, Json]:
+def _winning_bids(state: KfState, locs: list[str]) -> dict[str, Place]:
     """The winning bid at each of these locations, alone (the losing bids went home in step 1)."""
-    kept: dict[str, Json] = {}
+    kept: dict[str, Place] = {}
     for loc in locs:
         top = pl.highest(state, loc)
         if top is not None:
-            kept[loc] = {"bids": {str(top[0]): pl.peek(state, loc)["bids"][str(top[0])]}, "uses": []}
+            kept[loc] = Place({top[0]: pl.peek(state, loc).bids[top[0]]})
     return kept
 
 
@@ -117,7 +118,7 @@ def after_pick(state: KfState, ev: list[Event]) -> None:
 
 def _skip_empty_picks(state: KfState, ev: list[Event]) -> None:
     """When no boat is left to pick, the rest of step 5, then the villages."""
-    if not [b for b in state.boats if b["taken"] is None] or not state.picking:
+    if not [b for b in state.boats if b.taken is None] or not state.picking:
         _after_boats(state, ev)
 
 
@@ -131,8 +132,8 @@ def _after_boats(state: KfState, ev: list[Event]) -> None:
     state.picking = []
     if state.after_boats:
         state.after_boats = False
-        bids = [pl.bid_group(bid) for number in state.order_tiles
-                for bid in pl.peek(state, pl.order_loc(number))["bids"].values()]
+        bids = [bid.keyples() for number in state.order_tiles
+                for bid in pl.peek(state, pl.order_loc(number)).bids.values()]
         for group in bids:
             sup.add(state.bag, group)
         if bids:
@@ -147,7 +148,7 @@ def _boat_1a(state: KfState, ev: list[Event]) -> None:
     """Summer boat 1a: its owner, having taken a boat, draws 2 workers from the bag, once every winning bid of the
     round is in it (reference §9.4, F-16, F-17)."""
     for seat in range(state.n):
-        if "1a" in tr.powers(state, seat) and any(b["taken"] == seat for b in state.boats):
+        if "1a" in tr.powers(state, seat) and any(b.taken == seat for b in state.boats):
             rng = Rng(state.rng)
             drawn = sup.draw(state.bag, rng, 2)
             state.rng = rng.state
@@ -160,7 +161,7 @@ def _boat_1a(state: KfState, ev: list[Event]) -> None:
 
 def boat_actions(state: KfState, seat: int) -> list[Act]:
     """The boats (their contents; in winter the boat tiles) the picking seat may take."""
-    return [act("boat", b["id"]) for b in state.boats if b["taken"] is None]
+    return [act("boat", b.id) for b in state.boats if b.taken is None]
 
 
 def end_step(state: KfState, seat: int, action: Act, ev: list[Event]) -> None:
@@ -173,8 +174,8 @@ def end_step(state: KfState, seat: int, action: Act, ev: list[Event]) -> None:
 
 def _pick_boat(state: KfState, seat: int, boat_id: str, ev: list[Event]) -> None:
     """Take a boat's contents (spring to autumn) or the boat itself (winter); summer boats 1a/1b add workers."""
-    boat = next(b for b in state.boats if b["id"] == boat_id)
-    boat["taken"] = seat
+    boat = next(b for b in state.boats if b.id == boat_id)
+    boat.taken = seat
     state.picking.remove(seat)
     if "1b" in tr.powers(state, seat) and state.greens:  # a green, in plain view (summer boat 1a draws later)
         state.greens -= 1
@@ -185,13 +186,13 @@ def _pick_boat(state: KfState, seat: int, boat_id: str, ev: list[Event]) -> None
         state.won[seat].append(boat_id)
         ev.append(Event(f"{state.names[seat]} takes the {name} boat into their village.", seat))
     else:
-        sup.add(state.workers[seat], boat["workers"])
-        sup.add(state.skills[seat], boat["skills"])
-        ev.append(Event(f"{state.names[seat]} takes the {name} boat's {kp.words(boat['workers'])} workers and "
-                        f"{sup.count_words(sum(boat['skills'].values()), 'skill')}.", seat))
-        boat["workers"], boat["skills"] = {}, {}
+        sup.add(state.workers[seat], boat.workers)
+        sup.add(state.skills[seat], boat.skills)
+        ev.append(Event(f"{state.names[seat]} takes the {name} boat's {kp.words(boat.workers)} workers and "
+                        f"{sup.count_words(sum(boat.skills.values()), 'skill')}.", seat))
+        boat.workers, boat.skills = {}, {}
     if keymelequin.must_replace(state, boat_id):  # its taker names the boat for autumn first (F-34)
-        state.pending = {"kind": "replace", "seat": seat}
+        state.pending = ReplaceStep(seat)
         return
     _skip_empty_picks(state, ev)
 
@@ -209,15 +210,15 @@ def place_actions(state: KfState, seat: int) -> list[Act]:
     free = "2a" in tr.powers(state, seat)
     found = []
     for tile_id in state.won[seat]:  # in any order (ruling F-18)
-        spots = vg.places(mine, tile_id, tr.sides, free) or vg.places(mine, tile_id, tr.sides, True)
-        found += [act("place", tile_id, tr.key_of(p)) for p in sorted(spots)]
+        found += [act("place", tile_id, tr.key_of(p)) for p in vg.placing_spots(mine, tile_id, tr.sides, free)]
+
     return found
 
 
 def _place(state: KfState, seat: int, tile_id: str, key: str, ev: list[Event]) -> None:
     """Put a won tile into the village; when everyone has placed, the next season begins."""
     state.won[seat].remove(tile_id)
-    state.villages[seat][key] = {"tile": tile_id, "up": False, "res": {}, "stored": {}}
+    state.villages[seat][key] = VillageTile(tile_id)
     ev.append(Event(f"{state.names[seat]} places {tile_id} at {key}.", seat))
     if not any(state.won):
         _next_season(state, ev)
@@ -234,7 +235,8 @@ def _next_season(state: KfState, ev: list[Event]) -> None:
     rng = Rng(state.rng)
     name = SEASONS[state.season]
     for boat in state.boats:  # every boat is free again: its contents, or in winter the boat itself, are picked
-        boat["taken"] = None
+        boat.taken = None
+
     if state.season == 3:
         state.rng = rng.state
         state.phase = "winter-choice"
@@ -247,7 +249,8 @@ def _next_season(state: KfState, ev: list[Event]) -> None:
     drawn = [stack.pop(0) for _ in range(min(count, len(stack)))]
     state.auction = [_face_up(d, rng) for d in drawn]
     state.rng = rng.state
-    _load(state, "b" if state.season == 1 else "a")
+    _load(state, flow.BOAT_FACE[state.season])
+
     state.phase, state.turn, state.passes = "turns", state.start, 0
     ev.append(Event(f"{name.title()} begins: {', '.join(tile(t).name for t in state.auction)} are up for auction; "
                     f"{state.names[state.start]} starts."))
@@ -255,7 +258,7 @@ def _next_season(state: KfState, ev: list[Event]) -> None:
 
 def _face_up(tile_id: str, rng: Rng) -> str:
     """A drawn tile's id as it lies: a summer boat shows a random face."""
-    if tile_id.startswith("summerboat-") and not tile_id[-1].isalpha():
+    if tile_id.startswith(SUMMER_BOAT) and not tile_id[-1].isalpha():
         return tile_id + ("a" if rng.below(2) == 0 else "b")
     return tile_id
 

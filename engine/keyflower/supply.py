@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.core import Rng
+from engine.keyflower.component_records import RESOURCES as RESOURCES
+from engine.keyflower.component_records import SKILLS as SKILLS
 
-RESOURCES = ("gold", "iron", "stone", "wood")
-SKILLS = ("anvil", "pick", "saw")
+CHOICE = ("wood", "stone", "iron")  # what a use's choice of resources takes from the supply (reference §5)
+
 
 
 def draw(counts: dict[str, int], rng: Rng, k: int = 1) -> dict[str, int]:

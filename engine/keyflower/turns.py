@@ -13,10 +13,9 @@ from engine.keyflower import supply as sup
 from engine.keyflower import transport as tr
 from engine.keyflower.actions import Act, act
 from engine.keyflower.components import Face
-from engine.keyflower.flow import HOME, is_tile, tile
-from engine.keyflower.state import Json, KfState
-
-PRODUCING = ("produce", "transport")
+from engine.keyflower.flow import HOME
+from engine.keyflower.pieces import ORDER, is_tile, shown_face, tile, usable_face
+from engine.keyflower.state import CountStep, GroupStep, KfState, MixStep
 
 
 def biddable(state: KfState) -> list[str]:
@@ -35,19 +34,17 @@ def owner_of(state: KfState, loc: str) -> tuple[int, str] | None:
     """(seat, position) of a village tile; None for a tile up for auction or a turn-order tile."""
     for seat, village in enumerate(state.villages):
         for pos, placed in village.items():
-            if placed["tile"] == loc:
+            if placed.tile == loc:
                 return seat, pos
     return None
 
 
 def face_of(state: KfState, loc: str) -> Face | None:
     """The face a location's tile shows now (None for a turn-order tile)."""
-    if loc.startswith("order-"):
+    if loc.startswith(ORDER):
         return None
     found = owner_of(state, loc)
-    upgraded = found is not None and state.villages[found[0]][found[1]]["up"]
-    t = tile(loc)
-    return t.back if upgraded and t.back is not None else t.front
+    return shown_face(tile(loc), found is not None and state.villages[found[0]][found[1]].up)
 
 
 def usable(state: KfState) -> list[str]:
@@ -58,16 +55,11 @@ def usable(state: KfState) -> list[str]:
 
 def usable_faces(state: KfState) -> dict[str, Face]:
     """usable(), each tile with the face it shows."""
-    shown = [(p["tile"], p["up"]) for village in state.villages for p in village.values()]
+    shown = [(p.tile, p.up) for village in state.villages for p in village.values()]
     found = {}
     for loc, up in shown + [(loc, False) for loc in state.auction]:
-        if not is_tile(loc):
-            continue
-        t = tile(loc)
-        face = t.back if up and t.back is not None else t.front
-        if face.kind in PRODUCING and t.kind not in ("winter", "summerboat") and not (
-                state.ghost_at and pl.closed(state, loc)):
-            found[loc] = face
+        if is_tile(loc) and usable_face(tile(loc), up) and not (state.ghost_at and pl.closed(state, loc)):
+            found[loc] = shown_face(tile(loc), up)
     return found
 
 
@@ -78,13 +70,13 @@ def colours_for(state: KfState, seat: int, loc: str, purpose: str, plain: bool =
     knows that no group here holds Sven or Paulo; seen: where the tile's colours found on the way are kept."""
     held = [c for c in kp.COLOURS if state.workers[seat].get(c, 0)]
     place = pl.peek(state, loc)
-    if held and not plain and pl.may_be_mixed(place):
+    if held and not plain and place.wild:
         return _colours_for_mixed(state, seat, loc, purpose, held)
     if not held:
         return held
-    mine = place["bids"].get(str(seat)) if purpose == "bid" else None
-    if mine and mine[1]:  # the quick path of colour_fits, where every group is one plain colour
-        return [c for c in held if c == mine[0]]
+    mine = pl.own_bid(state, loc, seat, purpose)
+    if mine is not None:  # the quick path of colour_fits, where every group is one plain colour
+        return [c for c in held if c == mine.label]
     current = pl.place_identity(place, plain=True)
     if seen is not None:
         seen[loc] = current
@@ -97,13 +89,12 @@ def colours_for(state: KfState, seat: int, loc: str, purpose: str, plain: bool =
 def _colours_for_mixed(state: KfState, seat: int, loc: str, purpose: str, held: list[str]) -> list[str]:
     """colours_for where Sven or Paulo stands: a new use of one colour is with him when it is of his pair, so it
     fits when that reading meets the tile's colours; a bid joining one's own goes the long way (colour_fits)."""
-    place = pl.peek(state, loc)
-    if purpose == "bid" and (mine := place["bids"].get(str(seat))) and mine[1]:
+    if pl.own_bid(state, loc, seat, purpose) is not None:
         return [c for c in held if colour_fits(state, seat, loc, c, purpose)]
     current = pl.identity(state, loc)
     if current is None:
         return held
-    here = {w for u in place["uses"] for w in kp.wilds_in(pl.use_group(u))} if purpose == "use" else set()
+    here = _wilds_used(state, loc) if purpose == "use" else set()
     fitting = [c for c in held if not kp.can_be({c: 1}, here).isdisjoint(current)]
     if len(fitting) == len(held) or not _may_break(state, seat, loc, purpose, current):
         return fitting
@@ -138,7 +129,7 @@ def _may_break(state: KfState, seat: int, loc: str, purpose: str, current: froze
     (a use) let workers break the tile's colour (reference §9.4, F-26)."""
     powers = tr.powers(state, seat)
     if purpose == "bid":
-        others = [b for s, b in pl.peek(state, loc)["bids"].items() if int(s) != seat and b[1] and not pl.flat(b, 2)]
+        others = [b for s, b in pl.peek(state, loc).bids.items() if s != seat and b.count and not b.flat]
         return "4a" in powers and "green" not in current and bool(others) and loc in state.auction
     return "4b" in powers
 
@@ -150,7 +141,7 @@ def may_lie(state: KfState, seat: int, loc: str) -> bool:
 
 def bid_needed(state: KfState, seat: int, loc: str) -> int:
     """Workers a seat must add to its bid here for it to be a legal bid: beating the best other bid strictly."""
-    others = [b[1] for s, b in pl.peek(state, loc)["bids"].items() if int(s) != seat]
+    others = [b.count for s, b in pl.peek(state, loc).bids.items() if s != seat]
     mine = pl.bid_of(state, loc, seat)
     return max(1, max(others, default=0) + 1 - (mine[1] if mine else 0))
 
@@ -199,8 +190,8 @@ def turn_actions(state: KfState, seat: int) -> list[Act]:
     """Every action of a turn (reference §3.2): bids, moves of an outbid group, uses, the ghost, pass."""
     found = []
     screen = state.workers[seat]
-    wild_game = bool(state.options.get("keymelequin"))  # Sven and Paulo exist only with the Keymelequin
-    mixed = {loc for loc, p in state.places.items() if pl.may_be_mixed(p)}
+    wild_game = bool(state.options.keymelequin)  # Sven and Paulo exist only with the Keymelequin
+    mixed = {loc for loc, p in state.places.items() if p.wild}
     wilds = [w for w in kp.WILD if screen.get(w)] if wild_game else []
     faces = usable_faces(state)
     has_4b = "4b" in tr.powers(state, seat)
@@ -263,8 +254,8 @@ def _wild_fits(state: KfState, seat: int, loc: str, what: str, wild: str,
     when it is one of his pair (or nobody stands there), or else lies flat where summer boat 4a or 4b lets him
     (F-30). seen: the tile colours colours_for found."""
     place = pl.peek(state, loc)
-    mine = place["bids"].get(str(seat)) if what == "bid" else None
-    if pl.may_be_mixed(place) or (mine and mine[1] and pl.flat(mine, 2)):
+    mine = pl.own_bid(state, loc, seat, what)
+    if place.wild or (mine is not None and mine.flat):
         return placeable(state, seat, loc, {wild: 1}, what)
     current = seen[loc] if seen is not None and loc in seen else pl.place_identity(place, plain=True)
     return current is None or not current.isdisjoint(kp.WILD[wild]) or may_lie_group(
@@ -275,14 +266,19 @@ def _pair_mix(state: KfState, seat: int, loc: str, what: str) -> bool:
     """Whether the seat may add both colours of a pair at once: to its own bid holding Sven or Paulo, or as a use
     of a tile where he stands among the uses (F-28)."""
     if what == "bid":
-        mine = pl.peek(state, loc)["bids"].get(str(seat))
-        wilds = kp.wilds_in(pl.bid_group(mine)) if mine and mine[1] else set()
+        mine = pl.own_bid(state, loc, seat, what)
+        wilds = kp.wilds_in(mine.keyples()) if mine is not None else set()
     else:
-        wilds = {w for u in pl.peek(state, loc)["uses"] for w in kp.wilds_in(pl.use_group(u))}
+        wilds = _wilds_used(state, loc)
     screen = state.workers[seat]
     return any(all(screen.get(c) for c in kp.WILD[w]) and pl.group_fits(state, seat, loc, dict.fromkeys(kp.WILD[w], 1),
                                                                     what)
                and can_finish(state, seat, loc, what, {}, kp.WILD[w]) for w in wilds)
+
+
+def _wilds_used(state: KfState, loc: str) -> set[str]:
+    """The wild keyples used on a tile this season (every use there is with him, F-28)."""
+    return {w for u in pl.peek(state, loc).uses for w in kp.wilds_in(u.keyples())}
 
 
 def _face(state: KfState, loc: str) -> Face:
@@ -321,7 +317,7 @@ def _moves(state: KfState, seat: int, faces: dict[str, Face]) -> list[Act]:
         return found
     targets = [(loc, "bid") for loc in open_to_bids(state)] + [(loc, "use") for loc in faces]
     for source in losing:
-        group = pl.bid_group(pl.peek(state, source)["bids"][str(seat)])
+        group = pl.peek(state, source).bids[seat].keyples()
         wilds = kp.wilds_in(group)
         others = {other: b[1] for other in losing if other != source
                   for b in [pl.bid_of(state, other, seat)] if b and {b[0]} == set(group)}
@@ -361,22 +357,23 @@ def _plain_move(state: KfState, seat: int, group: kp.Group, others: dict[str, in
         and can_pay(state, seat, _face(state, loc), {colour: top_up})
 
 
-def mix_group(state: KfState, pending: Json) -> dict[str, int]:
+def mix_group(state: KfState, pending: GroupStep) -> dict[str, int]:
     """The workers of a group being built: those added from the screen and any outbid groups carried along."""
-    carried = [pl.bid_group(pl.peek(state, src)["bids"][str(pending["seat"])]) for src in sources(pending)]
-    return kp.merged(pending.get("added", {}), *carried)
+    carried = [pl.peek(state, src).bids[pending.seat].keyples() for src in sources(pending)]
+    added = pending.added if isinstance(pending, MixStep) else {}
+    return kp.merged(added, *carried)
 
 
-def sources(pending: Json) -> list[str]:
+def sources(pending: GroupStep) -> list[str]:
     """The locations a moved group comes from (none for workers placed from the screen)."""
-    return [pending["from"], *pending.get("joined", [])] if "from" in pending else []
+    return pending.moved.sources() if pending.moved else []
 
 
-def mix_actions(state: KfState, pending: Json) -> list[Act]:
+def mix_actions(state: KfState, pending: MixStep) -> list[Act]:
     """The steps of a group built a colour at a time (Sven or Paulo with his pair, or summer boat 4b's mixed use):
     `add KIND` (one) or `add KIND N` while the group still fits the tile (or may lie flat, 4b), then `done` once it
     is enough."""
-    seat, loc, what = pending["seat"], pending["loc"], pending.get("what", "use")
+    seat, loc, what = pending.seat, pending.loc, pending.what
     group = mix_group(state, pending)
     face = face_of(state, loc) if what == "use" else None
     room = pl.MAX_WORKERS - pl.used(state, loc) - kp.size(group) if what == "use" else pl.MAX_WORKERS
@@ -403,36 +400,38 @@ def mix_actions(state: KfState, pending: Json) -> list[Act]:
     return found
 
 
-def joinable(state: KfState, pending: Json) -> list[Act]:
+def joinable(state: KfState, pending: GroupStep) -> list[Act]:
     """Other losing groups that may be carried along with the moved group (reference §4): the group they make
     together must still fit the target."""
-    if "from" not in pending:
+    if pending.moved is None:
         return []
-    seat, loc, what = pending["seat"], pending["loc"], pending["what"]
+    seat, loc, what = pending.seat, pending.loc, pending.what
     taken = {*sources(pending), loc}
     group = mix_group(state, pending)
     room = pl.MAX_WORKERS - pl.used(state, loc) - kp.size(group) if what == "use" else 99
     found = []
     for other in losing_bids(state, seat):
-        more = pl.bid_group(pl.peek(state, other)["bids"][str(seat)])
+        more = pl.peek(state, other).bids[seat].keyples()
         if other not in taken and kp.size(more) <= room and _joins(state, seat, loc, what, group, more, pending):
             found.append(act("join", other))
     return found
 
 
-def _joins(state: KfState, seat: int, loc: str, what: str, group: kp.Group, more: kp.Group, pending: Json) -> bool:
+def _joins(state: KfState, seat: int, loc: str, what: str, group: kp.Group, more: kp.Group,
+           pending: GroupStep) -> bool:
     """Whether another outbid group may join: of the moved group's colour, or fitting the tile together with it."""
-    if "colour" in pending and not kp.wilds_in(group) and not kp.wilds_in(more):
-        return set(more) == {pending["colour"]}
+    if isinstance(pending, CountStep) and not kp.wilds_in(group) and not kp.wilds_in(more):
+        return set(more) == {pending.colour}
     return placeable(state, seat, loc, kp.merged(group, more), what)
 
 
-def count_range(state: KfState, pending: Json) -> range:
+def count_range(state: KfState, pending: CountStep) -> range:
     """The counts a `count` step allows."""
-    seat, loc, colour = pending["seat"], pending["loc"], pending["colour"]
+    seat, loc, colour = pending.seat, pending.loc, pending.colour
     screen = state.workers[seat].get(colour, 0)
-    carried = pending.get("carried", 0)
-    if pending["what"] == "bid":
+    carried = pending.moved.carried if pending.moved else 0
+    if pending.what == "bid":
+
         low = max(0, bid_needed(state, seat, loc) - carried) if carried else bid_needed(state, seat, loc)
         return range(low, screen + 1)
     low = max(0, pl.next_use_minimum(state, loc) - carried)

@@ -20,6 +20,7 @@ EdgeKind = Literal["road", "water", "field"]
 HOME: Pos = (0, 0)
 DIRS: tuple[Pos, ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 EDGES = range(6)
+EDGE_NAMES = ("N", "NE", "SE", "S", "SW", "NW")  # edge 0 .. 5 by its compass point
 
 # Sea Breese points by the number of boats linked by river to the home tile (index = chain length). RECONSTRUCTED:
 # the reference gives only "rising with the chain, at most 32"; a village holds at most 5 boats (its one winter boat
@@ -72,7 +73,19 @@ SidesOf = Callable[[str], Sides]
 Move = tuple[Pos, Pos, int]
 
 
+def pos_of(key: str) -> Pos:
+    """(q, r) of a village key "q/r"; raises ValueError for a malformed one."""
+    q, r = key.split("/")
+    return int(q), int(r)
+
+
+def key_of(pos: Pos) -> str:
+    """The village key "q/r" of a position."""
+    return f"{pos[0]}/{pos[1]}"
+
+
 def neighbour(pos: Pos, edge: int) -> Pos:
+
     """The position across edge `edge` of `pos`."""
     dq, dr = DIRS[edge]
     return pos[0] + dq, pos[1] + dr
@@ -115,7 +128,14 @@ def places(village: Village, tile: str, sides: SidesOf, free_edges: bool = False
     return sorted(p for p in frontier if can_place(village, p, tile, sides, free_edges))
 
 
-def _linked(village: Village, sides: SidesOf, pos: Pos, across_fields: bool) -> list[Pos]:
+def placing_spots(village: Village, tile: str, sides: SidesOf, free_edges: bool = False) -> list[Pos]:
+    """Where a won tile may go (7.6): where its edges match those it touches (2a: any edges), or, when it matches
+    nowhere, anywhere touching the village."""
+    return places(village, tile, sides, free_edges) or places(village, tile, sides, True)
+
+
+def _linked(
+village: Village, sides: SidesOf, pos: Pos, across_fields: bool) -> list[Pos]:
     """Tiles a resource on `pos` can step to: by road to road, or (2a) across any shared edge."""
     if across_fields:
         return [n for _, n in _touching(village, pos)]

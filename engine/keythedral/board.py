@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 from engine.keythedral import geometry as geo
@@ -53,12 +54,34 @@ def read_cottage(state: KState, text: str) -> tuple[int, int] | None:
 
 def occupant(state: KState) -> dict[str, tuple[int, int]]:
     """Square label -> (seat, cottage number) for every cottage or house on the board."""
-    return {c["at"]: (seat, i + 1) for seat, row in enumerate(state.cottages) for i, c in enumerate(row) if c["at"]}
+    return {c.at: (seat, i + 1) for seat, row in enumerate(state.cottages) for i, c in enumerate(row) if c.at}
+
+
+def home(state: KState, seat: int, number: int) -> str:
+    """'house 3' or 'cottage 3': a seat's cottage by what it is now."""
+    return f"{'house' if state.cottages[seat][number - 1].house else 'cottage'} {number}"
+
+
+def lay_cottage(state: KState, seat: int, number: int, square: str) -> None:
+    """Put a seat's cottage or house on a square (laid in set-up, or moved when fenced off)."""
+    row = state.cottages[seat]
+    row[number - 1] = replace(row[number - 1], at=square)
+
+
+def make_house(state: KState, seat: int, number: int, house: bool) -> None:
+    """Turn a seat's cottage into a house (True), or a house back into a cottage (False)."""
+    row = state.cottages[seat]
+    row[number - 1] = replace(row[number - 1], house=house)
+
+
+def remove_fence(state: KState, square: str, field: str) -> None:
+    """Take the fence on this edge out of the game."""
+    state.fences = [f for f in state.fences if (f.square, f.field) != (square, field)]
 
 
 def fence_set(state: KState) -> set[tuple[str, str]]:
     """The (square, field) edges holding a fence."""
-    return {(f["square"], f["field"]) for f in state.fences}
+    return {(f.square, f.field) for f in state.fences}
 
 
 def open_fields(state: KState, square: str, ignore_fences: bool = False) -> list[str]:
@@ -74,7 +97,7 @@ def fenced_off(state: KState, square: str) -> bool:
 
 def free_fields(state: KState, seat: int, number: int) -> list[str]:
     """Fields a worker from this cottage may enter now: reachable and unoccupied (Phase one)."""
-    square = state.cottages[seat][number - 1]["at"]
+    square = state.cottages[seat][number - 1].at
     if square is None:
         return []
     reach = open_fields(state, square, ignore_fences=seat in state.broken)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.datacheck import ComponentError as ComponentError  # the family's error, re-exported here
-from engine.datacheck import TomlEntry, data_folder, duplicates, is_int, read_toml_files
+from engine.datacheck import TomlEntry, data_folder, duplicates, exact_counts, is_int, read_toml_files
 
 DATA_DIR = Path(__file__).parent / "data"
 FILES: tuple[str, ...] = ("fields", "buildings", "laws", "game")
@@ -24,7 +24,31 @@ CUBE_ORDER: tuple[str, ...] = ("black", "brown", "blue", "green", "red", "white"
 RESOURCES: tuple[str, ...] = CUBE_ORDER[:5]
 CRAFTS: tuple[str, ...] = CUBE_ORDER[5:]
 TERRAINS: dict[str, str] = {"quarry": "black", "woods": "brown", "lake": "blue", "farm": "green", "vineyard": "red"}
+MATERIAL: dict[str, str] = {  # what each cube stands for
+    "black": "stone", "brown": "timber", "blue": "water", "green": "food", "red": "wine", "white": "ironwork",
+    "purple": "stained glass", "yellow": "gold",
+}
 PROVENANCES: tuple[str, ...] = ("rulebook", "reference", "reconstructed")
+
+
+@dataclass(frozen=True)
+class Craftsman:
+    """A craftsman of Keytown: the action word that buys from him, the craft cube he sells and the cubes he asks
+    (rules: Phase three, action four), his name and his workshop."""
+
+    verb: str
+    colour: str
+    price: int
+    name: str
+    place: str
+
+
+CRAFTSMEN: dict[str, Craftsman] = {c.verb: c for c in (
+    Craftsman("smith", "white", 2, "blacksmith", "forge"),
+    Craftsman("glass", "purple", 3, "glassmaker", "glassworks"),
+    Craftsman("gold", "yellow", 4, "goldsmith", "workshop"),
+)}
+CRAFTSMAN_OF: dict[str, Craftsman] = {c.colour: c for c in CRAFTSMEN.values()}  # by the colour he sells
 
 # --- What the sources fix (validate checks these) ------------------------------------------------------
 
@@ -384,25 +408,16 @@ def _check_laws(c: Components) -> list[str]:
     return out
 
 
-def _exact(where: str, found: Mapping[Any, int], expected: Mapping[Any, int], source: str) -> list[str]:
-    """One sentence per name missing, unknown or with the wrong count."""
-    out = [f"{where}: {k!r} is unknown (expected {', '.join(map(str, expected))})." for k in found if k not in expected]
-    for k, n in expected.items():
-        if k not in found:
-            out.append(f"{where}: {k} is missing; the game has {n} ({source}).")
-        elif found[k] != n:
-            out.append(f"{where}: {k} is {found[k]}; the game has {n} ({source}).")
-    return out
-
-
 def _check_game(c: Components) -> list[str]:
     """Supplies, mat spaces and each player's pieces match the rulebook."""
-    out = _exact("game.toml [supply] resources", c.resource_supply, RESOURCE_SUPPLY, "rulebook contents")
-    out += _exact("game.toml [supply] crafts", c.craft_supply, CRAFT_SUPPLY, "rulebook contents")
-    out += _exact("game.toml [mat] slots", c.mat_slots, MAT_SLOTS, "rulebook phase three, action one")
+    out = exact_counts("game.toml [supply] resources", c.resource_supply, RESOURCE_SUPPLY, "rulebook contents")
+    out += exact_counts("game.toml [supply] crafts", c.craft_supply, CRAFT_SUPPLY, "rulebook contents")
+    out += exact_counts("game.toml [mat] slots", c.mat_slots, MAT_SLOTS, "rulebook phase three, action one")
     pieces = {"cottages": c.cottages, "fences": c.fences, "workers": c.workers}
-    out += _exact("game.toml [player]", pieces, PLAYER_PIECES, "rulebook preparation")
+    out += exact_counts("game.toml [player]", pieces, PLAYER_PIECES, "rulebook preparation")
     return out
 
 
 COMPONENTS: Components = load()
+FIELD_TILES: dict[str, FieldTile] = {t.id: t for t in COMPONENTS.fields}
+BUILDINGS: dict[str, BuildingTile] = {b.id: b for b in COMPONENTS.buildings}

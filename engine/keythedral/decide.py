@@ -13,6 +13,7 @@ from engine.keythedral import laws
 from engine.keythedral.flow import field_terrain
 from engine.keythedral.legal import to_act
 from engine.keythedral.state import KState
+from engine.keythedral.steps import OpenHand, PhaseWindow, PriceChange, PurchaseWindow, RepealWindow
 from engine.words import waiting_phrase
 
 _PENDING = {
@@ -38,22 +39,28 @@ def phrase(state: KState) -> str:
     if state.phase == "over":
         return "nothing: the game is over"
     if state.pending:
-        kind = state.pending["kind"]
-        if kind == "price":
-            return "choose the extra cube" if state.pending["choice"] == "add" else "choose the cube to save"
-        return _PENDING[kind]
+        if isinstance(state.pending, PriceChange):
+            return "choose the extra cube" if state.pending.choice == "add" else "choose the cube to save"
+        return _PENDING[state.pending.KIND]
     if state.windows:
-        top = state.windows[-1]
-        if top["kind"] == "repeal":
-            return f"repeal {laws.TITLES[top['law']]} or let it stand"
-        if top["kind"] == "purchase":
-            return f"answer {state.names[top['buyer']]}'s purchase of {top['space']} with a law card, or continue"
-        return f"play a law card at the start of phase {top['phase']}, or continue"
-    if state.phase == "bidding" and state.bidding and state.bidding["idx"] >= len(state.bidding["order"]):
+        return _window_phrase(state)
+    if state.phase == "bidding" and state.bidding and state.bidding.b_to_answer():
         return "match the highest bid or pass"
     if state.phase == "setup" and state.step == "field" and state.drawn:
         return f"lay the drawn {field_terrain(state.drawn)} field tile"
     return _STEPS.get(state.step, "decide")
+
+
+def _window_phrase(state: KState) -> str:
+    """What the top law window asks; raises TypeError on a window of no known kind."""
+    top = state.windows[-1]
+    if isinstance(top, RepealWindow):
+        return f"repeal {laws.TITLES[top.law]} or let it stand"
+    if isinstance(top, PurchaseWindow):
+        return f"answer {state.names[top.buyer]}'s purchase of {top.space} with a law card, or continue"
+    if isinstance(top, PhaseWindow):
+        return f"play a law card at the start of phase {top.phase}, or continue"
+    raise TypeError(f"not a law window: {top!r}")
 
 
 def decisions(state: KState) -> list[Decision]:
@@ -62,8 +69,8 @@ def decisions(state: KState) -> list[Decision]:
     what = phrase(state)
     if state.windows and not state.pending:
         top = state.windows[-1]
-        kind = SIMULTANEOUS if top["kind"] == "phase" else REACTION
-        return [Decision(s, kind, str(top["key"]), what, True, "continue", False) for s in seats]
+        kind = SIMULTANEOUS if isinstance(top, PhaseWindow) else REACTION
+        return [Decision(s, kind, top.key, what, True, "continue", False) for s in seats]
     if state.phase == "bidding" and not state.pending:
         key = f"bid:{state.round}"
         ahead = later_bidders(state)
@@ -76,7 +83,8 @@ def _key(state: KState) -> str:
     """One key per decision: a multi-step action keeps the key it opened with, so its holder is asked once (no law
     window can interrupt it); every other step is keyed by the number of actions applied so far."""
     if state.pending:
-        return f"{state.pending['kind']}:{state.pending.get('opened', state.seq)}"
+        opened = state.seq if state.pending.opened is None else state.pending.opened
+        return f"{state.pending.KIND}:{opened}"
     return f"{state.step}:{state.seq}"
 
 
@@ -84,13 +92,13 @@ def later_bidders(state: KState) -> list[int]:
     """Seats whose bid is still to come after the one bidding now: they may pass ahead (phase five)."""
     if state.phase != "bidding" or state.pending or state.windows or not state.bidding:
         return []
-    order = state.bidding["order"] + [state.bidding["b"]]
-    return [int(s) for s in order[state.bidding["idx"] + 1:]]
+    order = state.bidding.order + [state.bidding.b]
+    return order[state.bidding.idx + 1:]
 
 
 def public_choices(state: KState, seat: int) -> bool:
     """Choices may be shown to all except the law cards one could play (a turn offers only `laws`, T-1)."""
-    return not (state.pending and state.pending["kind"] == "laws")
+    return not isinstance(state.pending, OpenHand)
 
 
 def waiting_for(state: KState) -> str:

@@ -11,7 +11,9 @@ from collections.abc import Callable
 from engine.core import Event, Rng
 from engine.keythedral import board, flow
 from engine.keythedral import supply as sup
-from engine.keythedral.state import Json, KState
+from engine.keythedral.pieces import Chosen, Doubled, Harvest, Nomination
+from engine.keythedral.state import KState, field_data, field_value
+from engine.keythedral.steps import PurchaseWindow, Snapshot, WorkOrderChoice
 from engine.records import copy_data
 
 Effect = Callable[[KState, int, list[str], list[Event]], str | None]
@@ -24,29 +26,31 @@ def _name(state: KState, seat: int) -> str:
 
 def _work_order(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
     """The player sets the order of all five numbers this round (T-22)."""
-    state.pending = {"kind": "work-order", "seat": seat, "chosen": []}
+    state.pending = WorkOrderChoice(seat, [])
     return f"Work Order: {_name(state, seat)} sets this round's order of numbers"
 
 
 def _price_increase(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
     """The tile being bought costs one more cube of a type it shows."""
-    space = next(s for s in state.mat if s["space"] == state.windows[-1]["space"])
-    space["inc"] += 1
-    ev.append(Event(f"Space {space['space']} now costs one cube more, of a type the tile shows.", seat))
+    window = state.windows[-1]
+    assert isinstance(window, PurchaseWindow)
+    space = flow.mat_space(state, window.space)
+    space.inc += 1
+    ev.append(Event(f"Space {space.space} now costs one cube more, of a type the tile shows.", seat))
     return None
 
 
 def _price_decrease(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
     """A tile costs one cube less (not gold) until it is bought."""
-    space = next(s for s in state.mat if s["space"] == args[0])
-    space["dec"] += 1
-    ev.append(Event(f"Space {space['space']} now costs one cube less (not gold).", seat))
+    space = flow.mat_space(state, args[0])
+    space.dec += 1
+    ev.append(Event(f"Space {space.space} now costs one cube less (not gold).", seat))
     return None
 
 
 def _upgrade(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
     """One's own cottage becomes a house for free (T-18)."""
-    state.cottages[seat][int(args[0]) - 1]["house"] = True
+    board.make_house(state, seat, int(args[0]), True)
     ev.append(Event(f"{_name(state, seat)}'s cottage {args[0]} becomes a house at no cost.", seat))
     return None
 
@@ -64,7 +68,7 @@ def _cottage_number(state: KState, seat: int, args: list[str], ev: list[Event]) 
     if len(state.sources) == 1:
         state.left = flow.workers_of(state, seat, number)
     current = flow.current_number(state)
-    state.nominated.append([seat, number, current or 0])
+    state.nominated.append(Nomination(seat, number, current or 0))
     return f"Cottage Number: {_name(state, seat)}'s cottage {number} counts as number {current} this round"
 
 
@@ -80,7 +84,7 @@ def _craft_bargain(state: KState, seat: int, args: list[str], ev: list[Event]) -
 
 def _unexpected(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
     """The player picks the colours of one field type's harvest (T-23)."""
-    state.harvest.setdefault("unexpected", []).append([seat, args[0]])
+    _harvest_of(state).unexpected.append(Chosen(seat, args[0]))
     return f"Unexpected Harvest: {_name(state, seat)} chooses the cubes from their {args[0]} workers"
 
 
@@ -94,7 +98,7 @@ def _broken(state: KState, seat: int, args: list[str], ev: list[Event]) -> str |
 def _unsafe(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
     """A fence is taken out of the game."""
     square, field = args[0].upper(), args[1].upper()
-    state.fences = [f for f in state.fences if (f["square"], f["field"]) != (square, field)]
+    board.remove_fence(state, square, field)
     ev.append(Event(f"The fence between {square} and {field} is declared unsafe and removed for good.", seat))
     return None
 
@@ -107,36 +111,34 @@ def _moratorium(state: KState, seat: int, args: list[str], ev: list[Event]) -> s
 
 def _design_change(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
     """A face-up tile is swapped for a random unused one of its stage; a purchase of it is blocked (T-16)."""
-    space = next(s for s in state.mat if s["space"] == args[0])
-    pool = state.unused[str(space["stage"])]
+    space = flow.mat_space(state, args[0])
+    pool = state.unused[str(space.stage)]
     rng = Rng(state.rng)
     new = pool.pop(rng.below(len(pool)))
     state.rng = rng.state
-    pool.append(space["tile"])
-    space["tile"], space["inc"], space["dec"] = new, 0, 0
-    ev.append(Event(f"The tile on {space['space']} is replaced: it now costs {flow.cost_words(new)}.",
+    pool.append(space.tile)
+    space.tile, space.inc, space.dec = new, 0, 0
+    ev.append(Event(f"The tile on {space.space} is replaced: it now costs {flow.cost_words(new)}.",
                     seat))
-    below = [w for w in state.windows if w["kind"] == "purchase" and w["space"] == space["space"]]
+    below = [w for w in state.windows if isinstance(w, PurchaseWindow) and w.space == space.space]
     for window in below:
-        window["blocked"] = True
-        ev.append(Event(f"{_name(state, window['buyer'])}'s purchase is blocked; it was no action and it is still "
-                        "their turn.", window["buyer"]))
+        window.blocked = True
+        ev.append(Event(f"{_name(state, window.buyer)}'s purchase is blocked; it was no action and it is still "
+                        "their turn.", window.buyer))
     return None
 
 
 def _double(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
     """One's worker in one field takes twice the cubes (T-19)."""
-    state.harvest.setdefault("double", []).append([seat, args[0].upper()])
+    _harvest_of(state).double.append(Doubled(seat, args[0].upper()))
     return f"Double Production: {_name(state, seat)}'s worker at {args[0].upper()} produces double"
 
 
 def _bargain(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
     """One resource cube for two of any type (T-27)."""
-    from engine.keythedral.apply import open_take
-
     sup.pay(state, seat, [args[0]])
     ev.append(Event(f"{_name(state, seat)} gives the trader 1 {args[0]} for two resource cubes.", seat))
-    open_take(state, seat, 2, "bargain", ev)
+    flow.open_take(state, seat, 2, "bargain", ev)
     return None
 
 
@@ -151,7 +153,7 @@ def _downgrade(state: KState, seat: int, args: list[str], ev: list[Event]) -> st
     found = board.read_cottage(state, args[0])
     assert found is not None
     owner, number = found
-    state.cottages[owner][number - 1]["house"] = False
+    board.make_house(state, owner, number, False)
     ev.append(Event(f"{_name(state, owner)}'s house {number} is a cottage again.", seat))
     return None
 
@@ -160,7 +162,11 @@ def _harvest(kind: str) -> Effect:
     """Good or Poor Harvest: every field of a type yields double, or nothing (T-19)."""
 
     def effect(state: KState, seat: int, args: list[str], ev: list[Event]) -> str | None:
-        state.harvest[kind] = args[0]
+        harvest = _harvest_of(state)
+        if kind == "good":
+            harvest.good = args[0]
+        else:
+            harvest.poor = args[0]
         return f"{kind.title()} Harvest: every {args[0]} yields {'double' if kind == 'good' else 'nothing'}"
 
     return effect
@@ -192,43 +198,48 @@ the generator: a tile drawn blind stays drawn). The turn is among it: Bargain's 
 so a repeal of it gives the turn back (T-15)."""
 
 
-def snapshot(state: KState, seat: int) -> Json:
+def snapshot(state: KState, seat: int) -> Snapshot:
     """What a card played by this seat may change, as it is before the card acts: the open table, the seats on
     offer (the untaken face-up spaces) and the player's own cubes; nothing hidden from the others."""
-    taken = {name: copy_data(getattr(state, name)) for name in UNDONE}
-    taken["mat"] = [[i, copy_data(sp)] for i, sp in enumerate(state.mat) if sp["up"] and sp["taken"] is None]
-    taken["cubes"] = {str(seat): dict(state.cubes[seat])}
-    return taken
+    table = {name: field_data(name, getattr(state, name)) for name in UNDONE}
+    offer = [(i, copy_data(sp)) for i, sp in enumerate(state.mat) if sp.up and sp.taken is None]
+    return Snapshot(table, offer, {str(seat): dict(state.cubes[seat])})
 
 
-def changed(state: KState, before: Json) -> Json:
+def changed(state: KState, before: Snapshot) -> Snapshot:
     """The part of a snapshot the card did change, which is all a repeal puts back; its player's cubes are kept as
     what the card moved (in the open), not as what they hold."""
-    kept = {name: old for name, old in before.items() if name not in ("mat", "cubes") and old != getattr(state, name)}
-    spaces = [[i, old] for i, old in before["mat"] if old != state.mat[i]]
+    kept = {name: old for name, old in before.table.items() if old != field_data(name, getattr(state, name))}
+    spaces = [(i, old) for i, old in before.mat or [] if old != state.mat[i]]
     moved = {seat: {c: k - held[c] for c, k in state.cubes[int(seat)].items() if k != held[c]}
-             for seat, held in before["cubes"].items() if held != state.cubes[int(seat)]}
-    return kept | ({"mat": spaces} if spaces else {}) | ({"cubes": moved} if moved else {})
+             for seat, held in (before.cubes or {}).items() if held != state.cubes[int(seat)]}
+    return Snapshot(kept, spaces or None, moved or None)
 
 
-def undo(state: KState, before: Json) -> list[str]:
+def undo(state: KState, before: Snapshot) -> list[str]:
     """Put back what a card changed (as `changed` kept it): a tile it drew goes back among the unused ones of its
     stage; returns lines saying what a player would look for."""
     said = []
-    for i, old in before.get("mat", []):
+    for i, old in before.mat or []:
         now = state.mat[i]
-        if old["tile"] != now["tile"]:
-            pool = state.unused[str(now["stage"])]
-            pool[pool.index(old["tile"])] = now["tile"]
-            said.append(f"Space {old['space']} has its old tile back: it costs {flow.cost_words(old['tile'])}.")
-        state.mat[i] = old
-    for seat, moved in before.get("cubes", {}).items():
+        if old.tile != now.tile:
+            pool = state.unused[str(now.stage)]
+            pool[pool.index(old.tile)] = now.tile
+            said.append(f"Space {old.space} has its old tile back: it costs {flow.cost_words(old.tile)}.")
+        state.mat[i] = copy_data(old)
+    for seat, moved in (before.cubes or {}).items():
         held = state.cubes[int(seat)]
         for colour, k in moved.items():
             held[colour] = max(held[colour] - k, 0)  # exact at a table; a stand-in's redrawn screen may differ
-    if "start" in before:
-        said.append(f"{_name(state, before['start'])} is the start player again.")
-    for name, old in before.items():
-        if name not in ("mat", "cubes"):
-            setattr(state, name, old)
+    if "start" in before.table:
+        said.append(f"{_name(state, before.table['start'])} is the start player again.")
+    for name, old in before.table.items():
+        setattr(state, name, field_value(name, old))
     return said
+
+
+def _harvest_of(state: KState) -> Harvest:
+    """This round's harvest laws; raises ValueError before the first round, when no harvest law can be played."""
+    if state.harvest is None:
+        raise ValueError("no round has begun: there is no harvest for a law to change")
+    return state.harvest

@@ -11,8 +11,10 @@ from typing import Any
 from engine.core import Event, Rng
 from engine.keythedral import board
 from engine.keythedral import supply as sup
-from engine.keythedral.components import COMPONENTS, Components
+from engine.keythedral.components import BUILDINGS, COMPONENTS, FIELD_TILES, Components
+from engine.keythedral.pieces import Bidding, Chosen, Cottage, Doubled, Harvest, LaidField, Marker, Space, Use
 from engine.keythedral.state import KState
+from engine.keythedral.steps import LawWindow, PhaseWindow, PurchaseWindow, RepealWindow, TakeCubes
 
 OPTIONS = {"no_laws": False, "open_tiles": False, "open_screens": False}  # open_screens: ruling T-1
 START_FIELDS = {"M13": "quarry", "N14": "quarry", "N13": "woods", "M14": "woods"}
@@ -39,7 +41,7 @@ def setup(players: Sequence[str], seed: int, options: Mapping[str, Any] | None,
     spaces = 0 if opts["no_laws"] else 1 if n == 2 else 2
     state.law_spaces = [laws.pop(0) for _ in range(spaces)]
     state.law_deck = laws
-    state.cottages = [[{"at": None, "house": False} for _ in range(comps.cottages)] for _ in range(n)]
+    state.cottages = [[Cottage(None, False) for _ in range(comps.cottages)] for _ in range(n)]
     state.fences_built = [0] * n
     state.cubes = [{c: 0 for c in sup.CUBES} for _ in range(n)]
     state.store = {c: comps.resource_supply.get(c, 0) for c in sup.CUBES}
@@ -60,7 +62,7 @@ def _lay_start_fields(state: KState, comps: Components, rng: Rng) -> None:
     for label, terrain in start.items():
         tile = next(t for t in ones if t.terrain == terrain)
         ones.remove(tile)
-        state.fields[label] = [tile.terrain, tile.back, tile.id]
+        state.fields[label] = LaidField(tile.terrain, tile.back, tile.id)
     state.keythedral = None if n == 2 else "M13+"
     stack = [t.id for t in comps.fields if 1 < t.back <= (2 if n == 2 else n)]
     rng.shuffle(stack)
@@ -74,8 +76,7 @@ def _fill_mat(state: KState, comps: Components, rng: Rng) -> None:
         rng.shuffle(ids)
         for k in range(slots):
             up = state.options["open_tiles"]
-            state.mat.append({"space": f"{stage}.{k + 1}", "stage": stage, "tile": ids[k], "up": up, "taken": None,
-                              "inc": 0, "dec": 0})
+            state.mat.append(Space(f"{stage}.{k + 1}", stage, ids[k], up))
         state.unused[str(stage)] = ids[slots:]
 
 
@@ -85,20 +86,34 @@ def holders(state: KState, but: int | None = None) -> list[int]:
     return [s for s in order if state.hands[s] and s != but]
 
 
-def open_window(state: KState, kind: str, seats: list[int], **extra: Any) -> None:
-    """Push a law window asking these seats (nothing when none)."""
+def window_key(state: KState, kind: str) -> str:
+    """The decision key of a law window opened now: 'purchase:3:57'."""
+    return f"{kind}:{state.round}:{state.seq}"
+
+
+def open_phase_window(state: KState, phase: int) -> None:
+    """Push the window at the start of a phase, asking every law holder (nothing when none holds a card)."""
+    seats = holders(state)
     if seats:
-        state.windows.append({"kind": kind, "seats": seats, "answered": [], "key": f"{kind}:{state.round}:"
-                              f"{state.seq}", **extra})
+        state.windows.append(PhaseWindow(seats, [], window_key(state, PhaseWindow.KIND), phase))
+
+
+def asked_again(state: KState, window: LawWindow) -> list[int]:
+    """Who a window asks once a law took effect: every holder, but never the buyer of a purchase (T-13, T-40)."""
+    if isinstance(window, PurchaseWindow):
+        return holders(state, but=window.buyer)
+    if isinstance(window, PhaseWindow | RepealWindow):
+        return holders(state)
+    raise TypeError(f"not a law window: {window!r}")
 
 
 def reopen(state: KState) -> None:
     """After a law took effect, every holder the window below asks is asked again, under a new key (T-40)."""
     if state.windows:
         top = state.windows[-1]
-        top["seats"] = holders(state, but=top.get("buyer"))
-        top["answered"] = []
-        top["key"] = f"{top['kind']}:{state.round}:{state.seq}:again"
+        top.seats = asked_again(state, top)
+        top.answered = []
+        top.key = f"{window_key(state, top.KIND)}:again"
 
 
 def advance(state: KState, ev: list[Event]) -> None:
@@ -153,30 +168,31 @@ def after_setup_cottage(state: KState, ev: list[Event]) -> None:
         return
     state.drawn = None
     for space in state.mat:
-        if space["stage"] == 1:
-            space["up"] = True
+        if space.stage == 1:
+            space.up = True
     ev.append(Event("Set-up is complete. The four stage-1 building tiles are turned face up: "
                     + costs_text(stage_spaces(state, 1))))
     begin_round(state, ev)
 
 
 def field_terrain(tile_id: str) -> str:
-    """The terrain of a field tile."""
-    return next(t.terrain for t in COMPONENTS.fields if t.id == tile_id)
-
-
-_COSTS = {b.id: b.cost for b in COMPONENTS.buildings}
-_RECONSTRUCTED = {b.id: b.provenance == "reconstructed" for b in COMPONENTS.buildings}
+    """The terrain of a field tile; raises KeyError for an unknown tile."""
+    return FIELD_TILES[tile_id].terrain
 
 
 def tile_cost(tile_id: str) -> tuple[str, ...]:
     """The printed cube cost of a building tile; raises KeyError for an unknown tile."""
-    return _COSTS[tile_id]
+    return BUILDINGS[tile_id].cost
 
 
-def stage_spaces(state: KState, stage: int) -> list[dict[str, Any]]:
+def stage_spaces(state: KState, stage: int) -> list[Space]:
     """The mat's spaces of one stage."""
-    return [s for s in state.mat if s["stage"] == stage]
+    return [s for s in state.mat if s.stage == stage]
+
+
+def mat_space(state: KState, name: str) -> Space:
+    """A mat space by its name ('2.3'); raises StopIteration for a name the mat does not have."""
+    return next(s for s in state.mat if s.space == name)
 
 
 # --- the round ------------------------------------------------------------------------------------------------
@@ -186,11 +202,11 @@ def begin_round(state: KState, ev: list[Event]) -> None:
     state.round += 1
     state.phase, state.step = "workers", "order"
     state.markers, state.fixed_order, state.used, state.nominated, state.broken = [], None, [], [], []
-    state.harvest = {"good": None, "poor": None, "double": [], "unexpected": []}
+    state.harvest = Harvest()
     state.moratorium, state.effects = None, []
     state.procured, state.passed = [False] * state.n, [False] * state.n
     ev.append(Event(f"Round {state.round} begins. {state.names[state.start]} is the start player."))
-    open_window(state, "phase", holders(state), phase=1)
+    open_phase_window(state, 1)
 
 
 def chooser(state: KState) -> int:
@@ -214,7 +230,7 @@ def _workers_step(state: KState, ev: list[Event]) -> bool:
 def begin_number(state: KState, number: int, ev: list[Event]) -> None:
     """Put the next marker on a number; the seat that took it places first, then clockwise (Phase one)."""
     first = chooser(state)
-    state.markers.append([number, first])
+    state.markers.append(Marker(number, first))
     ev.append(Event(f"Work order {len(state.markers)}: cottages and houses numbered {number} send out their "
                     f"workers, {state.names[first]} first.", first))
     state.queue = [(first + k) % state.n for k in range(state.n)]
@@ -224,7 +240,7 @@ def begin_number(state: KState, number: int, ev: list[Event]) -> None:
 
 def current_number(state: KState) -> int | None:
     """The work-order number whose workers are being placed."""
-    return state.markers[-1][0] if state.markers and state.phase == "workers" and state.step == "worker" else None
+    return state.markers[-1].number if state.markers and state.phase == "workers" and state.step == "worker" else None
 
 
 def _load_sources(state: KState) -> None:
@@ -234,14 +250,14 @@ def _load_sources(state: KState) -> None:
     if not state.queue or number is None:
         return
     seat = state.queue[0]
-    if [seat, number] not in state.used and state.cottages[seat][number - 1]["at"]:
+    if Use(seat, number) not in state.used and state.cottages[seat][number - 1].at:
         state.sources = [number]
         state.left = workers_of(state, seat, number)
 
 
 def workers_of(state: KState, seat: int, number: int) -> int:
     """Workers a cottage (one) or a house (two) sends out."""
-    return 2 if state.cottages[seat][number - 1]["house"] else 1
+    return 2 if state.cottages[seat][number - 1].house else 1
 
 
 def must_ask_placement(state: KState) -> bool:
@@ -278,8 +294,8 @@ def _placement_step(state: KState, ev: list[Event]) -> bool:
 def finish_source(state: KState) -> None:
     """The current cottage has sent its workers: note it worked this round, move to the next one."""
     seat, number = state.queue[0], state.sources.pop(0)
-    if [seat, number] not in state.used:
-        state.used.append([seat, number])
+    if Use(seat, number) not in state.used:
+        state.used.append(Use(seat, number))
     state.left = workers_of(state, seat, state.sources[0]) if state.sources else 0
 
 
@@ -287,16 +303,17 @@ def _begin_harvest(state: KState, ev: list[Event]) -> None:
     """Phase two begins: its law window, then collection from the start player."""
     state.phase, state.step, state.collect_from = "harvest", "collect", 0
     ev.append(Event("Phase 2: the workers collect their cubes."))
-    open_window(state, "phase", holders(state), phase=2)
+    open_phase_window(state, 2)
 
 
 def harvest_amount(state: KState, seat: int, field: str) -> int:
     """Cubes one worker earns in a field, after Good/Poor Harvest and Double Production (ruling T-19)."""
-    terrain = state.fields[field][0]
-    if state.harvest.get("poor") == terrain:
+    terrain = state.fields[field].terrain
+    harvest = state.harvest or Harvest()
+    if harvest.poor == terrain:
         return 0
-    amount = 2 if state.harvest.get("good") == terrain else 1
-    return amount * 2 if [seat, field] in state.harvest.get("double", []) else amount
+    amount = 2 if harvest.good == terrain else 1
+    return amount * 2 if Doubled(seat, field) in harvest.double else amount
 
 
 def _collect(state: KState, ev: list[Event]) -> None:
@@ -307,10 +324,11 @@ def _collect(state: KState, ev: list[Event]) -> None:
         got: list[str] = []
         lost: list[str] = []
         choose = 0
-        for field in sorted(f for f, w in state.workers.items() if w[0] == seat):
-            terrain = state.fields[field][0]
+        chosen = state.harvest.unexpected if state.harvest else []
+        for field in sorted(f for f, w in state.workers.items() if w.seat == seat):
+            terrain = state.fields[field].terrain
             amount = harvest_amount(state, seat, field)
-            if [seat, terrain] in state.harvest.get("unexpected", []):
+            if Chosen(seat, terrain) in chosen:
                 choose += amount
                 continue
             colour = sup.TERRAIN_CUBE[terrain]
@@ -324,7 +342,7 @@ def _collect(state: KState, ev: list[Event]) -> None:
         if choose and not any(state.store[c] for c in sup.RESOURCES):
             ev.append(Event(f"The store is empty: {state.names[seat]}'s chosen cubes are lost.", seat))
         elif choose:
-            state.pending = {"kind": "take", "seat": seat, "left": choose, "for": "harvest"}
+            state.pending = TakeCubes(seat, choose, "harvest")
             return
     _begin_actions(state, ev)
 
@@ -333,7 +351,7 @@ def _begin_actions(state: KState, ev: list[Event]) -> None:
     """Phase three begins: its law window, then turns from the start player."""
     state.phase, state.step = "actions", "begin"
     ev.append(Event("Phase 3: spend cubes, one action per turn, until everyone still active passes in a row."))
-    open_window(state, "phase", holders(state), phase=3)
+    open_phase_window(state, 3)
 
 
 def next_turn(state: KState) -> None:
@@ -352,6 +370,27 @@ def after_action(state: KState, ev: list[Event]) -> None:
     next_turn(state)
 
 
+def open_take(state: KState, seat: int, k: int, purpose: str, ev: list[Event]) -> None:
+    """The seat chooses k resource cubes from the store (nothing when the store has none)."""
+    if any(state.store[c] for c in sup.RESOURCES):
+        state.pending = TakeCubes(seat, k, purpose)
+        return
+    ev.append(Event("The store holds no resource cube to give.", seat))
+    state.pending = TakeCubes(seat, 0, purpose)
+    finish_take(state, ev)
+
+
+def finish_take(state: KState, ev: list[Event]) -> None:
+    """Choices of cubes are done: a trade ends the turn, Bargain's too, which is the turn's trade (T-34); a harvest
+    goes on."""
+    pending = state.pending
+    assert isinstance(pending, TakeCubes)
+    state.pending = None
+    if pending.purpose in ("trade", "bargain"):
+        state.passed[pending.seat] = False
+        after_action(state, ev)
+
+
 def _end_actions(state: KState, ev: list[Event]) -> None:
     """Phase four (retrieve workers, refill the new-law spaces) and the start of phase five."""
     state.workers, state.markers = {}, []
@@ -365,7 +404,7 @@ def _end_actions(state: KState, ev: list[Event]) -> None:
         text += f"; {refilled} new law card{'s' if refilled > 1 else ''} laid face down"
     ev.append(Event(text + "."))
     state.phase, state.step = "bidding", "begin"
-    open_window(state, "phase", holders(state), phase=5)
+    open_phase_window(state, 5)
 
 
 def _begin_bidding(state: KState, ev: list[Event]) -> None:
@@ -374,7 +413,7 @@ def _begin_bidding(state: KState, ev: list[Event]) -> None:
     b = (a + 1) % state.n
     state.start = b
     order = [(b + 1 + k) % state.n for k in range(state.n - 1)]
-    state.bidding = {"b": b, "order": order, "idx": 0, "high": None, "bids": []}
+    state.bidding = Bidding(b, order)
     state.step = "bid"
     ev.append(Event(f"Phase 5: {state.names[a]} hands the start-player marker to {state.names[b]}. Bids for the "
                     f"choice of the next start player begin with {state.names[order[0]]}; "
@@ -384,33 +423,31 @@ def _begin_bidding(state: KState, ev: list[Event]) -> None:
 def bidder(state: KState) -> int:
     """Who bids now: the next seat in the bidding order, then B."""
     assert state.bidding is not None
-    order = state.bidding["order"]
-    idx: int = state.bidding["idx"]
-    return int(order[idx]) if idx < len(order) else int(state.bidding["b"])
+    return state.bidding.next_bidder()
 
 
 def reveal_stage(state: KState, stage: int, ev: list[Event]) -> None:
     """Turn the next stage's tiles face up once the last tile of a stage is taken."""
     spaces = stage_spaces(state, stage)
     for s in spaces:
-        s["up"] = True
+        s.up = True
     ev.append(Event(f"Stage {stage - 1} is complete. The stage-{stage} tiles are turned face up: "
                     + costs_text(spaces)))
 
 
-def costs_text(spaces: list[dict[str, Any]]) -> str:
+def costs_text(spaces: list[Space]) -> str:
     """'1.1 costs 1 black, 1 brown†; ...' with a note when a cost is Keywood's reconstruction (docs/components.md)."""
-    text = "; ".join(f"{s['space']} costs {cost_words(s['tile'])}" for s in spaces) + "."
-    if any(_RECONSTRUCTED[s["tile"]] for s in spaces):
-        text += " († reconstructed: the printed cost is not public; see `rules components`.)"
+    text = "; ".join(f"{s.space} costs {cost_words(s.tile)}" for s in spaces) + "."
+    if any(BUILDINGS[s.tile].provenance == "reconstructed" for s in spaces):
+        text += " († reconstructed: the printed cost is not public; see the rules on components.)"
     return text
 
 
 def cost_words(tile_id: str) -> str:
     """A tile's cost in words, marked † when reconstructed."""
-    return sup.words(tile_cost(tile_id)) + ("†" if _RECONSTRUCTED[tile_id] else "")
+    return sup.words(tile_cost(tile_id)) + ("†" if BUILDINGS[tile_id].provenance == "reconstructed" else "")
 
 
 def current_stage(state: KState) -> int:
     """The lowest stage with an untaken space (6 when the Keythedral is finished)."""
-    return min((s["stage"] for s in state.mat if s["taken"] is None), default=6)
+    return min((s.stage for s in state.mat if s.taken is None), default=6)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import replace
+from typing import Any, cast
+
+import orjson
 
 from engine.core import (
     JSON,
@@ -26,12 +29,14 @@ from engine.keythedral import decide, explain, flow, playout
 from engine.keythedral import supply as sup
 from engine.keythedral.actions import Act, act, read
 from engine.keythedral.legal import can_buy, legal, price_choices, to_act
+from engine.keythedral.outcome import and_list, outcome
+from engine.keythedral.pieces import Acquired
 from engine.keythedral.state import KState
 from engine.keythedral.state import from_json as state_from_json
 from engine.keythedral.state import to_json as state_to_json
+from engine.keythedral.steps import Payment, PriceChange, PurchaseWindow
 from engine.keythedral.view import opens_a_screen, screened, screens_open
 from engine.keythedral.view import view as build_view
-from engine.records import to_text
 from engine.words import WordsGame, match_words
 
 RULE_END = "rules: The winner"
@@ -83,7 +88,7 @@ class KeythedralGame(WordsGame[KState, Act]):
         """The verdict on a legal action tried: what the move gets, costs and changes, in the seat's knowledge, and
         what follows; past a draw or a reveal only that something hidden comes (engine.keythedral.explain)."""
         rule = explain.RULES.get(action.verb, "ruling T-13")
-        return Verdict(True, f"'{action}' is legal.", rule, explain.outcome(state, seat, action, after, events))
+        return Verdict(True, f"'{action}' is legal.", rule, outcome(state, seat, action, after, events))
 
     def _require_legal(self, state: KState, seat: int, action: Act) -> None:
         """Raise IllegalAction saying why, when the action is not among the seat's legal actions."""
@@ -102,10 +107,8 @@ class KeythedralGame(WordsGame[KState, Act]):
     def view(self, state: KState, seat: int | None, legal_now: list[Act] | None = None) -> JSON:
         """What this seat may see (None: the public), with its legal actions (legal_now: those, when the caller has
         them)."""
-        if seat is None:
-            return build_view(state, seat, None)
-        moves = [str(a) for a in (legal(state, seat) if legal_now is None else legal_now)]
-        return build_view(state, seat, moves)
+        moves = None if seat is None else [str(a) for a in (legal(state, seat) if legal_now is None else legal_now)]
+        return cast(JSON, build_view(state, seat, moves))  # a KView is a dict: the contract's JSON
 
     def score(self, state: KState, viewer: int | None) -> Scoreboard:
         """Seat values, then the cube-value tie-break; equal on both: a shared place (The winner). Before the end
@@ -115,7 +118,7 @@ class KeythedralGame(WordsGame[KState, Act]):
             hidden = [p.name for p in players if p.seat != viewer]
             shown = tuple(p if p.seat == viewer else PlayerScore(p.seat, p.name, ()) for p in players)
             return Scoreboard(shown, final=False, tie_break=f"Behind their screens until the end: the seats of "
-                                                            f"{_and(hidden)}.")
+                                                            f"{and_list(hidden)}.")
         value = {s: sup.cube_value(state.cubes[s]) for s in range(state.n)}
         ranked = tuple(sorted(players, key=lambda p: (-p.total, -value[p.seat], p.seat)))
         return Scoreboard(ranked, final=self.is_over(state), tie_break=_tie_break(ranked, value))
@@ -125,8 +128,8 @@ class KeythedralGame(WordsGame[KState, Act]):
         InvalidAction, IllegalAction or AmbiguousAction."""
         action = read(text)
         if not action.words or action.verb not in explain.VERBS:
-            raise InvalidAction(f"'{text}' is not a Keythedral action; try `buy 1.2`, `worker M13`, `pass`, or "
-                                "see /rules notation.")
+            raise InvalidAction(f"'{text}' is not a Keythedral action; try `buy 1.2`, `worker M13`, "
+                                "`pass`.")
         options = legal(state, seat) if legal_now is None else legal_now
         found = match_words(action, [*options, *self.pending_answers(state, seat)], text)
         if found is None:
@@ -143,8 +146,8 @@ class KeythedralGame(WordsGame[KState, Act]):
         return state_to_json(state)
 
     def to_json_text(self, state: KState) -> str:
-        """to_json's data as JSON text (what a snapshot stores), written straight from the state."""
-        return to_text(state)
+        """to_json's data as JSON text (what a snapshot stores)."""
+        return orjson.dumps(state_to_json(state)).decode()
 
     def from_json(self, data: JSON) -> KState:
         """Rebuild a state; raises ValueError on malformed data. A state stored before an option existed takes the
@@ -167,7 +170,7 @@ class KeythedralGame(WordsGame[KState, Act]):
         a screen hid shown (view.opens_a_screen)."""
         return (before.rng != after.rng or before.drawn != after.drawn
                 or len(before.field_stack) != len(after.field_stack)
-                or [s["up"] for s in before.mat] != [s["up"] for s in after.mat]
+                or [s.up for s in before.mat] != [s.up for s in after.mat]
                 or before.law_spaces != after.law_spaces or before.hands != after.hands
                 or opens_a_screen(before, after))
 
@@ -202,11 +205,11 @@ class KeythedralGame(WordsGame[KState, Act]):
         new.field_stack.sort()
         rng.shuffle(new.field_stack)
         for stage in sorted(new.unused, key=int):
-            hidden = [sp for sp in new.mat if sp["stage"] == int(stage) and not sp["up"] and sp["taken"] is None]
-            tiles = sorted([sp["tile"] for sp in hidden] + new.unused[stage])
+            hidden = [sp for sp in new.mat if sp.stage == int(stage) and not sp.up and sp.taken is None]
+            tiles = sorted([sp.tile for sp in hidden] + new.unused[stage])
             rng.shuffle(tiles)
             for sp in hidden:
-                sp["tile"] = tiles.pop()
+                sp.tile = tiles.pop()
             new.unused[stage] = tiles
         if not screens_open(new) and len(others) > 1:
             _deal_seats(new, others, rng)
@@ -217,26 +220,21 @@ class KeythedralGame(WordsGame[KState, Act]):
 
 def _seats_line(state: KState, seat: int) -> ScoreLine:
     """'Seats in the Keythedral: 1 + 2 + 2'."""
-    values = [t[2] for t in state.tiles[seat]]
+    values = [t.stage for t in state.tiles[seat]]
     return ScoreLine("Seats in the Keythedral", sum(values), " + ".join(map(str, values)) or "none")
-
-
-def _and(names: list[str]) -> str:
-    """'Ana', 'Ana and Ben', 'Ana, Ben and Cleo'."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 # --- what stands behind the other screens, dealt again (resample_hidden) -------------------------------------
 
 def _deal_seats(state: KState, seats: list[int], rng: Rng) -> None:
     """The seats these players acquired, in space order, each dealt to one of them at random."""
-    pool = sorted((t for s in seats for t in state.tiles[s]), key=lambda t: str(t[0]))
+    pool: list[Acquired] = sorted((t for s in seats for t in state.tiles[s]), key=lambda t: t.space)
     for s in seats:
         state.tiles[s] = []
     for tile in pool:
         seat = seats[rng.below(len(seats))]
         state.tiles[seat].append(tile)
-        next(sp for sp in state.mat if sp["space"] == tile[0])["taken"] = seat
+        flow.mat_space(state, tile.space).taken = seat
 
 
 def _deal_cubes(state: KState, seats: list[int], rng: Rng) -> None:
@@ -262,29 +260,31 @@ def _hand_out(state: KState, hands: Mapping[int, Counter[str]]) -> None:
 def _payer(state: KState, seats: list[int]) -> int | None:
     """The hidden seat the public saw start a payment or a purchase still under way, if any."""
     pending = state.pending
-    if pending and pending["kind"] in ("give", "price") and pending["seat"] in seats:
-        return int(pending["seat"])
-    return next((int(w["buyer"]) for w in state.windows if w["kind"] == "purchase" and w["buyer"] in seats), None)
+    if isinstance(pending, Payment | PriceChange) and pending.seat in seats:
+        return pending.seat
+    return next((w.buyer for w in state.windows if isinstance(w, PurchaseWindow) and w.buyer in seats), None)
 
 
 def _bid_floors(state: KState, seats: list[int]) -> list[tuple[int, int]]:
     """(seat, bid) of each hidden seat that bid, while the bidding runs: it holds at least that many cubes."""
     if state.phase != "bidding" or not state.bidding or state.pending:
         return []
-    return [(int(s), int(k)) for s, k in state.bidding["bids"] if k is not None and s in seats]
+    return [(b.seat, b.amount) for b in state.bidding.bids if b.amount is not None and b.seat in seats]
 
 
 def _promises_kept(state: KState, seats: list[int]) -> bool:
     """Whether the hidden seats can still pay what the public saw them commit to: a payment or a price choice under
     way, a purchase declared (at its price before any law of its window raised it), a bid."""
     pending, payer = state.pending, _payer(state, seats)
-    if pending and payer is not None and payer == pending["seat"]:
-        if pending["kind"] == "give":
-            return any(sup.feasible(state.cubes[payer], slots) for slots in pending["candidates"])
-        return bool(price_choices(state, pending))
-    for window in (w for w in state.windows if w["kind"] == "purchase" and w["buyer"] in seats):
-        space = next(s for s in state.mat if s["space"] == window["space"])
-        if not window.get("blocked") and not can_buy(state, int(window["buyer"]), dict(space, inc=0)):
+    if pending and payer is not None and payer == pending.seat:
+        if isinstance(pending, Payment):
+            return any(sup.feasible(state.cubes[payer], slots) for slots in pending.candidates)
+        if isinstance(pending, PriceChange):
+            return bool(price_choices(state, pending))
+        raise TypeError(f"no payment under way: {pending!r}")
+    for window in (w for w in state.windows if isinstance(w, PurchaseWindow) and w.buyer in seats):
+        space = flow.mat_space(state, window.space)
+        if not window.blocked and not can_buy(state, window.buyer, replace(space, inc=0)):
             return False
     return all(sup.count(state.cubes[s]) >= k for s, k in _bid_floors(state, seats))
 

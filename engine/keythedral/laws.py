@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from engine.keythedral.components import COMPONENTS
+from engine.keythedral.state import KState
+from engine.keythedral.steps import Moment, PhaseWindow, Played, RepealWindow
 
-from engine.keythedral.state import Json, KState
-
-KEYS = {
-    1: "work-order", 2: "price-increase", 3: "price-decrease", 4: "upgrade-cottage", 5: "substitution",
-    6: "cottage-number", 7: "craft-bargain", 8: "unexpected-harvest", 9: "broken-fences", 10: "repeal",
-    11: "unsafe-fence", 12: "house-moratorium", 13: "design-change", 14: "double-production", 15: "bargain",
-    16: "sale", 17: "downgrade-house", 18: "good-harvest", 19: "poor-harvest", 20: "start-order",
-}
+KEYS = {law.number: law.key for law in COMPONENTS.laws}  # engine/keythedral/data/laws.toml
 NUMBERS = {key: number for number, key in KEYS.items()}
-TITLES = {
-    1: "Work Order", 2: "Price Increase", 3: "Price Decrease", 4: "Upgrade Cottage", 5: "Substitution",
-    6: "Cottage Number", 7: "Craft Bargain", 8: "Unexpected Harvest", 9: "Broken Fences", 10: "Repeal Law",
-    11: "Unsafe Fence", 12: "House Moratorium", 13: "Design Change", 14: "Double Production", 15: "Bargain",
-    16: "Sale", 17: "Downgrade House", 18: "Good Harvest", 19: "Poor Harvest", 20: "Start Order",
-}
+TITLES = {law.number: law.title for law in COMPONENTS.laws}
 
 ANY_TIME = frozenset({"craft-bargain", "unsafe-fence", "design-change"})
 REPEAL = frozenset({"repeal"})  # offered wherever a card may be played; its arguments say whether a card is there
@@ -48,23 +38,36 @@ def rule(number: int) -> str:
     return RULE.format(number=number, title=TITLES[number])
 
 
-def in_force(state: KState) -> Json | None:
+def shown_args(args: tuple[str, ...] | list[str]) -> list[str]:
+    """A law card's arguments as written in its announcement: labels, spaces and cottages in capitals ('M13',
+    '2.3', 'BLUE3'), words as they are."""
+    return [a.upper() if a[-1:].isdigit() or a.endswith("+") else a for a in args]
+
+
+def in_force(state: KState) -> Played | None:
     """The last law card played, once it has taken effect, while it may still be repealed (T-15); else None."""
-    return next((p for p in state.played if "before" in p), None)
+    return next((p for p in state.played if p.acted), None)
 
 
-def moment(state: KState) -> list[Any]:
+def moment(state: KState) -> Moment:
     """Where play stands, as the time for a repeal counts it (T-15): this changes when the next player starts their
     turn (a phase's opening window closes, a seat is taken and the next turn begins, a phase or round ends); the
     steps of play that also end that time (a worker placed, a number chosen, a bid, an action) end it in apply."""
-    return [state.round, state.phase, state.step, any(w["kind"] == "phase" for w in state.windows),
-            sum(len(t) for t in state.tiles)]
+    return Moment(state.round, state.phase, state.step, any(isinstance(w, PhaseWindow) for w in state.windows),
+                  sum(len(t) for t in state.tiles))
 
 
-def repealable(state: KState, seat: int) -> Json | None:
+def repeal_window(state: KState) -> RepealWindow | None:
+    """The repeal window on top, asked now, if there is one."""
+    top = state.windows[-1] if state.windows else None
+    return top if isinstance(top, RepealWindow) else None
+
+
+def repealable(state: KState, seat: int) -> Played | None:
     """The card this seat may repeal now: the one waiting in the repeal window it is asked in, or the last card
     another player played, while its time lasts (T-15); None when there is none."""
-    if state.windows and state.windows[-1]["kind"] == "repeal":
-        return state.played[-1] if seat in state.windows[-1]["seats"] else None
+    window = repeal_window(state)
+    if window is not None:
+        return state.played[-1] if seat in window.seats else None
     card = in_force(state)
-    return card if card and card["moment"] is not None and card["seat"] != seat else None
+    return card if card and card.moment is not None and card.seat != seat else None

@@ -5,18 +5,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from engine.keythedral import components
+from engine.keythedral.components import CRAFTS, CRAFTSMAN_OF, CRAFTSMEN, CUBE_ORDER, RESOURCES, Craftsman
 from engine.keythedral.state import KState
+from engine.keythedral.steps import Slots
 
-CUBES = ("black", "brown", "blue", "green", "red", "white", "purple", "yellow")
-RESOURCES = CUBES[:5]
-CRAFTS = CUBES[5:]
-TERRAIN_CUBE = {"quarry": "black", "woods": "brown", "lake": "blue", "farm": "green", "vineyard": "red"}
+__all__ = ["ANY", "CRAFTS", "CRAFTSMEN", "CRAFTSMAN_OF", "CUBES", "RESOURCES", "TERRAINS", "TERRAIN_CUBE", "VALUE",
+           "Craftsman", "Slots"]
+
+CUBES = CUBE_ORDER
+TERRAIN_CUBE = components.TERRAINS  # terrain -> the resource cube its workers bring
 TERRAINS = tuple(TERRAIN_CUBE)
-CRAFTSMEN = {"smith": ("white", 2), "glass": ("purple", 3), "gold": ("yellow", 4)}
-VALUE = {"white": 2, "purple": 3, "yellow": 4}  # the tie-break's cube values; resources are worth one
+VALUE = {"white": 2, "purple": 3, "yellow": 4}  # the tie-break's cube values; resources are worth one (The winner)
 ANY: tuple[str, ...] = CUBES
-
-Slots = list[list[str]]
 
 
 def count(cubes: dict[str, int]) -> int:

@@ -166,7 +166,7 @@ def test_frozen_records_of_shared_values_are_shared_and_the_rest_copied() -> Non
 
 @dataclass
 class Nest:
-    """A record whose fields of nested plain data are copied in one marshal round trip."""
+    """A record whose fields hold nested plain data (lists of lists, a field typed Any)."""
 
     grid: list[list[int]]
     loose: Any = None
@@ -186,7 +186,7 @@ def test_nested_plain_fields_are_copied_whole_and_apart(loose: Any, inner: Any) 
     assert nest.grid == [[1, 2], []] and nest.table == {"a": {"b": inner}}
 
 
-def test_nested_plain_fields_holding_what_marshal_refuses_are_walked() -> None:
+def test_records_and_counters_inside_nested_plain_fields_are_copied_as_what_they_are() -> None:
     """A record or a Counter inside a field of nested plain data is copied as what it is, the other fields too."""
     nest = Nest([[1]], [Leaf("a")], {"a": Counter(x=2)})
     copied = clone(nest)

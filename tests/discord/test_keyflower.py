@@ -317,9 +317,10 @@ async def test_a_keyflower_game_is_played_to_its_end_with_screens_and_winter_til
     assert MENTION.findall(placed.content) == []
     state = kf_state(env)
     assert (state.season, state.phase, state.start) == (1, "turns", 2)
-    assert [sorted(p["tile"] for p in v.values()) for v in state.villages] == [
+    assert [sorted(p.tile for p in v.values()) for v in state.villages] == [
         ["home-3", "stable"], ["home-6"], ["alehouse", "home-4"]]
-    assert state.villages[1]["0/0"]["up"]  # Ben's home tile is upgraded
+    assert state.villages[1]["0/0"].up  # Ben's home tile is upgraded
+
     # winning bids and workers on tiles that left went into the bag, Ben's worker on his own home tile came back
     # to him, and each took a boat's load: Ana 6 + 6, Ben 6 + 6, Cleo 4 + 7
     assert [sum(w.values()) for w in state.workers] == [12, 12, 11]

@@ -40,7 +40,7 @@ def module_policy(state: Any, chooser: Rng) -> tuple[int, str]:
     celeste = [t for t in texts if t.startswith("bid key-celeste ")]
     if ghost:
         return seat, ghost[0]
-    if celeste and not state.places.get("key-celeste", {}).get("bids"):
+    if celeste and not ("key-celeste" in state.places and state.places["key-celeste"].bids):
         return seat, celeste[0]
     return seat, texts[index]
 
@@ -73,8 +73,8 @@ async def test_a_keyflower_game_with_keymelequin_and_key_celeste_is_played_to_it
     assert (await env.run("ana", "start")).content == "Game started."
     await settled(env)
     state = kf_state(env)
-    assert state.options == {"keymelequin": "keyflower", "key_celeste": True}
-    assert [b["id"] for b in state.boats] == ["keymelequin", "sea-bastion", "sea-breese"]
+    assert GAME.to_json(state)["options"] == {"keymelequin": "keyflower", "key_celeste": True}
+    assert [b.id for b in state.boats] == ["keymelequin", "sea-bastion", "sea-breese"]
     # anyone sees the modules on the table: Sven aboard the Keymelequin, Key Celeste with the ghost on it
     board = (await env.run("zed", "board")).content
     assert re.search(r"- Keymelequin\u2020: workers Sven, ", board), board
@@ -110,7 +110,7 @@ async def test_a_keyflower_game_with_keymelequin_and_key_celeste_is_played_to_it
     offer = next(m for m in env.public() if "to choose the boat that replaces the Keymelequin" in m.content)
     assert offer.custom_ids and all(c.split(":", 4)[4].startswith("replace ") for c in offer.custom_ids)
     assert MENTION.findall(offer.content) == [env.uid(replaced[1].lower())]
-    assert "keymelequin" not in {b["id"] for b in kf_state(env).boats}
+    assert "keymelequin" not in {b.id for b in kf_state(env).boats}
 
     await play_on_table_to_the_winter_choice(env, chooser)
     winter = await play_until(env, chooser, lambda s: False)
@@ -122,7 +122,8 @@ async def test_a_keyflower_game_with_keymelequin_and_key_celeste_is_played_to_it
     last = env.public()[-1]
     assert "Winter is over: the game ends." in last.content and last.files[0].data.startswith(PNG_MAGIC)
     final = GAME.score(state, None)
-    owner = next((s for s, v in enumerate(state.villages) if any(p["tile"] == "key-celeste" for p in v.values())),
+    owner = next((s for s, v in enumerate(state.villages) if any(p.tile == "key-celeste" for p in v.values())),
+
                  None)
     if owner is not None:  # Key Celeste's line is in its owner's score
         lines = next(p for p in final.players if p.seat == owner).lines

@@ -325,7 +325,7 @@ async def test_a_keythedral_game_is_played_to_its_end_with_the_law_cards_kept_se
         await turn(env, "ana", f"order {number}")
     assert "Ana sets this round's work order: 3, 1, 5, 2, 4." in env.public()[-1].content
     # after the card took effect the phase-1 window asks again only those still holding a card: Cleo (T-40)
-    assert kt_state(env).windows[-1]["seats"] == [2]
+    assert kt_state(env).windows[-1].seats == [2]
 
     # the rest of rounds two and three by the policy through Discord; the middle through the Table; the last three
     # rounds through Discord again

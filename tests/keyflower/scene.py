@@ -15,7 +15,7 @@ import pytest
 from engine.core import Event, IllegalAction
 from engine.keyflower import places as pl
 from engine.keyflower.game import GAME
-from engine.keyflower.state import KfState
+from engine.keyflower.state import KfState, MixStep, PayStep, VillageTile
 
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
 HOME = "0/0"
@@ -28,7 +28,7 @@ def new_game(players: int = 3, seed: int = 1) -> KfState:
 
 def home_of(state: KfState, seat: int) -> str:
     """The id of a seat's home tile."""
-    return str(state.villages[seat][HOME]["tile"])
+    return state.villages[seat][HOME].tile
 
 
 def screen(state: KfState, seat: int, **workers: int) -> None:
@@ -76,13 +76,13 @@ def _take_out(state: KfState, tile_id: str) -> None:
 def put_tile(state: KfState, seat: int, tile_id: str, pos: str, up: bool = False, **res: int) -> None:
     """Put a tile into a seat's village at "q/r" (edges are not checked), with resources from the supply on it."""
     _take_out(state, tile_id)
-    state.villages[seat][pos] = {"tile": tile_id, "up": up, "res": {}, "stored": {}}
+    state.villages[seat][pos] = VillageTile(tile_id, up)
     put_res(state, seat, pos, **res)
 
 
 def put_res(state: KfState, seat: int, pos: str, **res: int) -> None:
     """Move resources from the supply onto a seat's village tile."""
-    here = state.villages[seat][pos]["res"]
+    here = state.villages[seat][pos].res
     for kind, k in res.items():
         assert state.supply[kind] >= k, f"not enough {kind} in the supply"
         state.supply[kind] -= k
@@ -92,7 +92,7 @@ def put_res(state: KfState, seat: int, pos: str, **res: int) -> None:
 
 def res_at(state: KfState, seat: int, pos: str) -> dict[str, int]:
     """The resources on a seat's village tile (zeros left out)."""
-    return {k: n for k, n in state.villages[seat][pos]["res"].items() if n}
+    return {k: n for k, n in state.villages[seat][pos].res.items() if n}
 
 
 def auction(state: KfState, *tiles: str) -> None:
@@ -169,7 +169,7 @@ def bid_at(state: KfState, loc: str, seat: int) -> tuple[str, int] | None:
 
 def uses_at(state: KfState, loc: str) -> list[tuple[int, str, int]]:
     """(seat, colour, workers) of every use of a location this season, in order."""
-    return [(int(u[0]), str(u[1]), int(u[2])) for u in pl.peek(state, loc)["uses"]]
+    return [(u.seat, u.label, u.count) for u in pl.peek(state, loc).uses]
 
 
 def all_pass(state: KfState) -> list[Event]:
@@ -230,7 +230,7 @@ def module_game(players: int = 3, seed: int = 1, keymelequin: str = "keyflower",
 def give_wild(state: KfState, seat: int, wild: str) -> None:
     """Put Sven or Paulo behind a seat's screen, taken from wherever he waits (a boat, the bag, another screen);
     Paulo, out of play before summer, comes out of the box."""
-    for pool in (*(b["workers"] for b in state.boats), state.bag, *state.workers):
+    for pool in (*(b.workers for b in state.boats), state.bag, *state.workers):
         if pool.get(wild):
             pool[wild] -= 1
             if not pool[wild]:
@@ -243,12 +243,14 @@ def keyples_of(state: KfState, kind: str) -> int:
     """How many keyples of a kind ('sven', 'blue', ...) are anywhere in the game: the bag, the screens, the boats,
     the bids and uses of the season, and a group or payment under way."""
     found = state.bag.get(kind, 0) + sum(w.get(kind, 0) for w in state.workers)
-    found += sum(b["workers"].get(kind, 0) for b in state.boats)
+    found += sum(b.workers.get(kind, 0) for b in state.boats)
     for place in state.places.values():
-        found += sum(pl.bid_group(b).get(kind, 0) for b in place["bids"].values())
-        found += sum(pl.use_group(u).get(kind, 0) for u in place["uses"])
-    if state.pending:
-        found += state.pending.get("added", {}).get(kind, 0) + state.pending.get("paid", {}).get(kind, 0)
+        found += sum(b.keyples().get(kind, 0) for b in place.bids.values())
+        found += sum(u.keyples().get(kind, 0) for u in place.uses)
+    if isinstance(state.pending, MixStep):
+        found += state.pending.added.get(kind, 0)
+    if isinstance(state.pending, PayStep):
+        found += state.pending.paid.get(kind, 0)
     return found
 
 
@@ -260,7 +262,8 @@ def group(state: KfState, seat: int, first: str, *kinds: str) -> list[Event]:
     events = play(state, seat, first)
     for kind in kinds:
         events += play(state, seat, f"add {kind}")
-    return events + (play(state, seat, "done") if state.pending and state.pending["kind"] == "mix" else [])
+    return events + (play(state, seat, "done") if isinstance(state.pending, MixStep) else [])
+
 
 
 def refusal(state: KfState, seat: int, text: str) -> tuple[str, str]:

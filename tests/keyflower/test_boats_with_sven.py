@@ -66,7 +66,7 @@ def test_boat_4b_use_may_include_sven_lying_flat() -> None:
     assert {"add blue", "add red", "add green"} <= set(legal(state, 0))  # any keyples may join him under 4b
     play(state, 0, "add blue")
     play(state, 0, "done")
-    assert pl.peek(state, "keywood")["uses"][1] == [0, "mixed", 2, True, {"sven": 1, "blue": 1}]
+    assert pl.peek(state, "keywood").uses[1].to_json() == [0, "mixed", 2, True, {"sven": 1, "blue": 1}]
     assert state.workers[0].get("sven", 0) == 0
     assert pl.identity(state, "keywood") == frozenset({"red"})
     assert pl.next_use_minimum(state, "keywood") == 3 and pl.used(state, "keywood") == 3
@@ -81,7 +81,7 @@ def test_boat_4b_use_may_include_paulo_in_a_mixed_use() -> None:
     use(state, 1, "keywood", "blue", 1)
     assert "paulo" in starts(state, 0, "use", "keywood")
     group(state, 0, "use keywood mixed", "paulo", "yellow")
-    assert pl.peek(state, "keywood")["uses"][1] == [0, "mixed", 2, True, {"paulo": 1, "yellow": 1}]
+    assert pl.peek(state, "keywood").uses[1].to_json() == [0, "mixed", 2, True, {"paulo": 1, "yellow": 1}]
     assert pl.identity(state, "keywood") == frozenset({"blue"})
     assert starts(state, 2, "use", "keywood") == {"blue"}
 
@@ -97,7 +97,7 @@ def test_boat_4b_use_may_hold_sven_and_paulo_together() -> None:
     assert "add paulo" in legal(state, 0)
     play(state, 0, "add paulo")
     play(state, 0, "done")
-    assert pl.peek(state, "keywood")["uses"][1] == [0, "mixed", 2, True, {"sven": 1, "paulo": 1}]
+    assert pl.peek(state, "keywood").uses[1].to_json() == [0, "mixed", 2, True, {"sven": 1, "paulo": 1}]
     assert pl.identity(state, "keywood") == frozenset({"blue", "yellow"})  # Ben's yellow is with the lying Sven
 
 
@@ -107,7 +107,7 @@ def test_a_use_with_sven_that_fits_stands_even_under_boat_4b() -> None:
     state = scene("4b", "sven")
     use(state, 1, "keywood", "blue", 1)
     group(state, 0, "use keywood sven", "yellow")
-    assert pl.peek(state, "keywood")["uses"][1] == [0, "blue/yellow", 2, False, {"sven": 1, "yellow": 1}]
+    assert pl.peek(state, "keywood").uses[1].to_json() == [0, "blue/yellow", 2, False, {"sven": 1, "yellow": 1}]
 
 
 def test_keyples_on_the_tile_stay_with_sven_while_he_lies_flat() -> None:
@@ -119,7 +119,7 @@ def test_keyples_on_the_tile_stay_with_sven_while_he_lies_flat() -> None:
     put_tile(state, 1, "gold-mine", "0/-1")
     use(state, 1, "gold-mine", "blue", 1)
     group(state, 0, "use gold-mine sven", "red")
-    assert pl.peek(state, "gold-mine")["uses"][1][3] is True
+    assert pl.peek(state, "gold-mine").uses[1].flat is True
     assert pl.identity(state, "gold-mine") == frozenset({"blue", "yellow"})
     assert "yellow" in starts(state, 2, "use", "gold-mine")
     use(state, 2, "gold-mine", "yellow", 3)
@@ -155,7 +155,7 @@ def test_boat_4a_counter_bid_may_include_sven_as_one_colour() -> None:
     bid(state, 1, "alehouse", "red", 2)
     assert "sven" in starts(state, 0, "bid", "alehouse")
     group(state, 0, "bid alehouse sven", "blue", "blue")
-    assert pl.peek(state, "alehouse")["bids"]["0"] == ["blue/yellow", 3, True, {"sven": 1, "blue": 2}]
+    assert pl.peek(state, "alehouse").bids[0].to_json() == ["blue/yellow", 3, True, {"sven": 1, "blue": 2}]
     assert pl.identity(state, "alehouse") == frozenset({"red"})
     assert starts(state, 2, "bid", "alehouse") == {"red"}
     move(state, 1, "alehouse", "bid", "gold-mine", 0)
@@ -171,7 +171,7 @@ def test_boat_4a_counter_bid_with_paulo_counts_as_green_against_a_blue_bid() -> 
     state = scene("4a", "paulo")
     bid(state, 1, "alehouse", "blue", 1)
     group(state, 0, "bid alehouse paulo", "red")
-    assert pl.peek(state, "alehouse")["bids"]["0"] == ["red/green", 2, True, {"paulo": 1, "red": 1}]
+    assert pl.peek(state, "alehouse").bids[0].to_json() == ["red/green", 2, True, {"paulo": 1, "red": 1}]
     assert pl.identity(state, "alehouse") == frozenset({"blue"})
 
 
@@ -181,10 +181,10 @@ def test_a_lying_counter_bid_grows_only_as_one_colour_the_standing_bid_is_not() 
     state = scene("4a", "sven")
     bid(state, 1, "alehouse", "red", 1)
     bid(state, 0, "alehouse", "blue", 2)
-    assert pl.peek(state, "alehouse")["bids"]["0"] == ["blue", 2, True]
+    assert pl.peek(state, "alehouse").bids[0].to_json() == ["blue", 2, True]
     assert starts(state, 0, "bid", "alehouse") == {"blue", "sven"}
     group(state, 0, "bid alehouse sven", "yellow")
-    assert pl.peek(state, "alehouse")["bids"]["0"] == ["blue/yellow", 4, True, {"blue": 2, "sven": 1, "yellow": 1}]
+    assert pl.peek(state, "alehouse").bids[0].to_json() == ["blue/yellow", 4, True, {"blue": 2, "sven": 1, "yellow": 1}]
     assert starts(state, 0, "bid", "alehouse") == {"blue", "yellow", "mixed"}
 
 
@@ -240,7 +240,7 @@ def test_a_moved_outbid_group_with_sven_may_become_a_4a_counter_bid() -> None:
     bid(state, 1, "alehouse", "red", 2)
     assert "move keywood bid alehouse" in offered(state, 0)
     group(state, 0, "move keywood bid alehouse", "blue")
-    assert pl.peek(state, "alehouse")["bids"]["0"] == ["blue/yellow", 3, True, {"sven": 1, "blue": 2}]
+    assert pl.peek(state, "alehouse").bids[0].to_json() == ["blue/yellow", 3, True, {"sven": 1, "blue": 2}]
 
 
 # --- F-44 with F-30: 4a against a bid holding Sven or Paulo --------------------------------------------------------
@@ -256,7 +256,7 @@ def test_boat_4a_counters_a_bid_of_sven_with_a_group_holding_paulo() -> None:
     group(state, 1, "bid alehouse sven")
     assert "paulo" in starts(state, 0, "bid", "alehouse")
     group(state, 0, "bid alehouse paulo", "green")
-    assert pl.peek(state, "alehouse")["bids"]["0"] == ["red/green", 2, True, {"paulo": 1, "green": 1}]
+    assert pl.peek(state, "alehouse").bids[0].to_json() == ["red/green", 2, True, {"paulo": 1, "green": 1}]
     assert pl.identity(state, "alehouse") == frozenset({"blue", "yellow"})
     group(state, 1, "move alehouse bid gold-mine", "blue", "blue")
     assert pl.identity(state, "alehouse") == frozenset({"green", "red"})

@@ -304,7 +304,7 @@ def boats_scene(*village: str) -> KfState:
         put_tile(state, 0, tile_id, f"{i + 1}/0")
     all_pass(state)
     for i, boat in enumerate(state.boats):
-        boat["workers"], boat["skills"], boat["taken"] = {"blue": i + 1}, {"pick": 1}, None
+        boat.workers, boat.skills, boat.taken = {"blue": i + 1}, {"pick": 1}, None
     state.picking = [0, 1, 2]
     return state
 

@@ -64,7 +64,7 @@ def winter_scene(players: int = 3) -> KfState:
     state = at_turns(new_game(players, 1), 3, 0)
     state.auction = []
     for boat in state.boats:
-        boat["workers"], boat["skills"] = {}, {}
+        boat.workers, boat.skills = {}, {}
     for seat in range(players):
         screen(state, seat, blue=2, red=2, yellow=2)
     return state
@@ -306,7 +306,7 @@ def test_workers_on_a_tile_stay_when_it_is_upgraded() -> None:
     put_tile(state, 0, "gold-mine", "1/-1", iron=1, stone=1)
     use(state, 1, "gold-mine", "red", 1)
     use(state, 0, home_of(state, 0), "blue", 1, "upgrade gold-mine", "done")
-    assert state.villages[0]["1/-1"]["up"] is True
+    assert state.villages[0]["1/-1"].up is True
     assert uses_at(state, "gold-mine") == [(1, "red", 1)]
     state.turn = 2
     play(state, 2, "use gold-mine red")
@@ -331,8 +331,8 @@ def test_placed_tiles_never_turn_or_move() -> None:
     for _ in range(2):
         assert {a.split()[0] for a in offered(state, 0)} <= {"bid", "use", "move", "pass"}
         finish_season(state)
-        assert state.villages[0]["1/0"]["tile"] == "miner" and state.villages[0]["1/0"]["up"] is True
-    assert sum(1 for v in state.villages for p in v.values() if p["tile"] == "miner") == 1
+        assert state.villages[0]["1/0"].tile == "miner" and state.villages[0]["1/0"].up is True
+    assert sum(1 for v in state.villages for p in v.values() if p.tile == "miner") == 1
 
 
 # --- §7 end of season -----------------------------------------------------------------------------------------------
@@ -532,7 +532,7 @@ def test_the_flipper_flips_one_tile_for_free_and_scores_2() -> None:
     end_winter(state, boats={0: "flipper"})
     lines = score_lines(state, 0)
     assert lines["Flipper"] == 2 and lines["Tile points"] == 8
-    assert state.villages[0]["-1/0"]["up"] is False  # the flip is for the count only
+    assert state.villages[0]["-1/0"].up is False  # the flip is for the count only
 
 
 def test_ianvincible_scores_5() -> None:
@@ -654,7 +654,7 @@ def used_face(tile_id: str, up: bool) -> tuple[KfState, list[str], dict[str, int
     skills(state, 0, anvil=1, pick=1, saw=1)
     if tile_id == "home":
         tile_id = home_of(state, 0)
-        state.villages[0]["0/0"]["up"] = up
+        state.villages[0]["0/0"].up = up
     else:
         put_tile(state, 0, tile_id, "1/0", up=up)
     workers, held, pile = dict(state.workers[0]), dict(state.skills[0]), dict(state.skill_pile)
@@ -781,7 +781,7 @@ def test_each_tile_upgrades_for_its_cost_to_its_back_points(tile_id: str) -> Non
     skills(state, 0, **held)
     supply, pile = dict(state.supply), dict(state.skill_pile)
     use(state, 0, home_of(state, 2), "red", 1, f"upgrade {tile_id}", "done")
-    assert state.villages[0][pos]["up"] is True
+    assert state.villages[0][pos].up is True
     assert res_at(state, 0, pos) == {} and not any(state.skills[0].values())
     assert {k: state.supply[k] - supply[k] for k in RESOURCES if state.supply[k] != supply[k]} == res
     assert {k: state.skill_pile[k] - pile[k] for k in SKILL_KINDS if state.skill_pile[k] != pile[k]} == held

@@ -53,7 +53,7 @@ def scene(season: int = 1, players: int = 3) -> KfState:
     state = at_turns(module_game(players, 1, "off", True), season, 0)
     state.auction = list(TILES)
     for boat in state.boats:
-        boat["workers"], boat["skills"] = {}, {}
+        boat.workers, boat.skills = {}, {}
     for seat in range(players):
         screen(state, seat, blue=4, red=4, yellow=4)
     return state
@@ -252,7 +252,8 @@ def test_the_replaced_workers_go_behind_the_ghost_players_screen() -> None:
     state = haunted()
     assert state.workers[0] == {"blue": 4, "red": 6, "yellow": 4}
     assert bid_at(state, "alehouse", 1) is None
-    assert pl.peek(state, "alehouse")["ghost"] == 1 and state.ghost_at == "alehouse"
+    assert pl.peek(state, "alehouse").ghost == 1 and state.ghost_at == "alehouse"
+
     bid(state, 0, "keywood", "red", 6)  # the two reds taken are hers to play
     assert bid_at(state, "keywood", 0) == ("red", 6)
 
@@ -386,7 +387,7 @@ def test_key_celeste_gives_no_place_in_the_boat_order() -> None:
     turn after Ana and Ben."""
     state = scene()
     for boat in state.boats:
-        boat["workers"] = {"blue": 1}
+        boat.workers = {"blue": 1}
     bid(state, 2, "key-celeste", "blue", 1)
     all_pass(state)
     assert state.picking == [0, 1, 2]
@@ -454,7 +455,7 @@ def test_in_winter_the_winner_adds_the_key_celeste_tile_to_their_village() -> No
     assert [a for a in legal(state, 1) if a.startswith("place key-celeste")]
     place_first(state)
     assert state.phase == "over"
-    assert "key-celeste" in {p["tile"] for p in state.villages[1].values()}
+    assert "key-celeste" in {p.tile for p in state.villages[1].values()}
 
 
 def test_key_celeste_is_placed_as_a_boat_whose_river_needs_no_water() -> None:

@@ -20,7 +20,7 @@ from engine.keyflower import places as pl
 from engine.keyflower.actions import act
 from engine.keyflower.components import COMPONENTS
 from engine.keyflower.game import GAME
-from engine.keyflower.state import KfState
+from engine.keyflower.state import BoatInPlay, KfState
 from tests.keyflower.scene import (
     all_pass,
     at_turns,
@@ -62,9 +62,9 @@ def at(state: KfState, seat: int, loc: str, what: str = "bid") -> set[str]:
     return {a.split()[2] for a in offered(state, seat) if a.startswith(f"{what} {loc} ")}
 
 
-def boat(state: KfState, boat_id: str) -> dict[str, object]:
+def boat(state: KfState, boat_id: str) -> BoatInPlay:
     """A boat on the table by id."""
-    return next(b for b in state.boats if b["id"] == boat_id)
+    return next(b for b in state.boats if b.id == boat_id)
 
 
 def plain(workers: dict[str, int]) -> int:
@@ -104,15 +104,15 @@ def test_the_keymelequin_takes_the_place_of_the_chosen_boat(players: int, replac
     """Module sheet, Set up and the Keymelequin tile; F-35: the Keymelequin replaces the boat chosen at `new`; the
     other boats in play stay."""
     state = module_game(players, 1, replaced, False)
-    plain_ids = [b["id"] for b in module_game(players, 1, "off", False).boats]
-    assert [b["id"] for b in state.boats] == [("keymelequin" if i == replaced else i) for i in plain_ids]
-    assert replaced not in [b["id"] for b in state.boats]
+    plain_ids = [b.id for b in module_game(players, 1, "off", False).boats]
+    assert [b.id for b in state.boats] == [("keymelequin" if i == replaced else i) for i in plain_ids]
+    assert replaced not in [b.id for b in state.boats]
 
 
 def test_without_the_module_the_boats_are_the_base_games() -> None:
     """F-35: `keymelequin=off` leaves the module out: no Keymelequin, no Sven anywhere."""
     state = module_game(3, 1, "off", False)
-    assert [b["id"] for b in state.boats] == ["keyflower", "sea-bastion", "sea-breese"]
+    assert [b.id for b in state.boats] == ["keyflower", "sea-bastion", "sea-breese"]
     assert keyples_of(state, "sven") == 0
 
 
@@ -132,9 +132,9 @@ def test_the_keymelequin_is_loaded_in_spring_with_sven_aboard() -> None:
     data = COMPONENTS.keymelequin
     assert (data.workers_a, data.skills_a, data.provenance) == (5, 1, "reconstructed")
     load = boat(state, "keymelequin")
-    assert plain(load["workers"]) == data.workers_a
-    assert load["workers"]["sven"] == 1 and "paulo" not in load["workers"]
-    assert sum(load["skills"].values()) == data.skills_a
+    assert plain(load.workers) == data.workers_a
+    assert load.workers["sven"] == 1 and "paulo" not in load.workers
+    assert sum(load.skills.values()) == data.skills_a
     assert keyples_of(state, "sven") == 1 and keyples_of(state, "paulo") == 0
 
 
@@ -147,9 +147,9 @@ def test_the_keymelequin_is_flipped_in_summer_with_paulo_aboard() -> None:
     data = COMPONENTS.keymelequin
     assert (data.workers_b, data.skills_b) == (3, 1)
     load = boat(state, "keymelequin")
-    assert plain(load["workers"]) == data.workers_b
-    assert load["workers"]["paulo"] == 1 and "sven" not in load["workers"]
-    assert sum(load["skills"].values()) == data.skills_b
+    assert plain(load.workers) == data.workers_b
+    assert load.workers["paulo"] == 1 and "sven" not in load.workers
+    assert sum(load.skills.values()) == data.skills_b
     assert keyples_of(state, "paulo") == 1
 
 
@@ -165,7 +165,7 @@ def test_taking_the_keymelequins_load_puts_its_wild_keyple_behind_the_screen(sea
     before = dict(state.workers[seat])
     play(state, seat, "boat keymelequin")
     assert state.workers[seat].get(wild, 0) == before.get(wild, 0) + 1
-    assert boat(state, "keymelequin")["workers"] == {}
+    assert boat(state, "keymelequin").workers == {}
 
 
 # --- the end of summer: the replacement ------------------------------------------------------------------------
@@ -199,11 +199,11 @@ def test_the_autumn_boat_is_the_replacement_loaded_like_any_boat() -> None:
     """Module sheet, Set up: the chosen boat replaces the Keymelequin for autumn; F-34: it is loaded in autumn like
     the others (face a: F-5, F-6)."""
     state, _ = end_of_summer("flipper")
-    ids = [b["id"] for b in state.boats]
+    ids = [b.id for b in state.boats]
     assert ids == ["flipper", "sea-bastion", "sea-breese"]
     flipper = next(b for b in COMPONENTS.boats if b.id == "flipper")
-    assert plain(boat(state, "flipper")["workers"]) == flipper.workers_a
-    assert sum(boat(state, "flipper")["skills"].values()) == flipper.skills_a
+    assert plain(boat(state, "flipper").workers) == flipper.workers_a
+    assert sum(boat(state, "flipper").skills.values()) == flipper.skills_a
 
 
 def test_in_winter_the_replacement_is_taken_and_scores_as_its_own_boat() -> None:
@@ -222,7 +222,7 @@ def test_in_winter_the_replacement_is_taken_and_scores_as_its_own_boat() -> None
         play(state, other, legal(state, other)[0])
     place_first(state)
     assert state.phase == "over"
-    assert "ianvincible" in {p["tile"] for p in state.villages[seat].values()}
+    assert "ianvincible" in {p.tile for p in state.villages[seat].values()}
     assert score_lines(state, seat)["Ianvincible"] == 5
 
 
@@ -230,7 +230,7 @@ def test_the_keymelequin_never_reaches_a_village() -> None:
     """F-34: the Keymelequin leaves the game when it is replaced; it is never taken as a boat tile in winter and
     never scores."""
     state, _ = end_of_summer("white-wind")
-    assert "keymelequin" not in [b["id"] for b in state.boats]
+    assert "keymelequin" not in [b.id for b in state.boats]
     finish_season(state)
     for seat in GAME.to_act(state):
         play(state, seat, legal(state, seat)[0])
@@ -238,7 +238,7 @@ def test_the_keymelequin_never_reaches_a_village() -> None:
     assert not [a for s in range(3) for a in offered(state, s) if "keymelequin" in a]
     finish_season(state)
     assert state.phase == "over"
-    assert not [p for v in state.villages for p in v.values() if p["tile"] == "keymelequin"]
+    assert not [p for v in state.villages for p in v.values() if p.tile == "keymelequin"]
     assert not [line for s in range(3) for line in score_lines(state, s) if "Keymelequin" in line]
 
 
@@ -376,8 +376,9 @@ def test_the_production_example_a_uses_with_two_red_and_a_green() -> None:
     group(state, 1, "use keywood paulo", "green")
     assert "mixed" in at(state, 0, "keywood", "use")
     group(state, 0, "use keywood mixed", "red", "red", "green")
-    assert [(u[0], u[2]) for u in pl.peek(state, "keywood")["uses"]] == [(0, 1), (1, 2), (0, 3)]
-    assert pl.use_group(pl.peek(state, "keywood")["uses"][2]) == {"red": 2, "green": 1}
+    assert [(u.seat, u.count) for u in pl.peek(state, "keywood").uses] == [(0, 1), (1, 2), (0, 3)]
+    assert pl.peek(state, "keywood").uses[2].keyples() == {"red": 2, "green": 1}
+
     assert pl.used(state, "keywood") == pl.MAX_WORKERS
 
 
@@ -525,7 +526,7 @@ def test_boat_4a_does_not_counter_a_bid_of_paulo_alone_off_his_colours() -> None
         with pytest.raises(IllegalAction):
             play(state, 0, f"bid alehouse {colour}")
     bid(state, 0, "alehouse", "red", 2)
-    assert pl.peek(state, "alehouse")["bids"]["0"] == ["red", 2, False]
+    assert pl.peek(state, "alehouse").bids[0].to_json() == ["red", 2, False]
     assert pl.identity(state, "alehouse") == {"red"}
 
 
@@ -538,7 +539,7 @@ def test_boat_4a_counters_a_bid_of_sven_alone_like_a_blue_or_yellow_one() -> Non
     group(state, 1, "bid alehouse sven")
     assert at(state, 0, "alehouse") == {"blue", "yellow", "red", "green"}
     bid(state, 0, "alehouse", "red", 2)
-    assert pl.peek(state, "alehouse")["bids"]["0"] == ["red", 2, True]
+    assert pl.peek(state, "alehouse").bids[0].to_json() == ["red", 2, True]
     assert pl.identity(state, "alehouse") == {"blue", "yellow"}
 
 
@@ -627,7 +628,7 @@ def test_sven_in_the_bag_is_drawn_like_any_keyple() -> None:
     state = scene()
     state.bag = {"sven": 1}
     for b in state.boats:
-        b["workers"].pop("sven", None)
+        b.workers.pop("sven", None)
     use(state, 0, "alehouse", "blue", 1)
     assert state.workers[0].get("sven") == 1 and state.bag.get("sven", 0) == 0
 

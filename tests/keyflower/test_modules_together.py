@@ -43,9 +43,9 @@ def test_both_modules_are_set_up_in_one_game() -> None:
     """Module sheet, Set up of each module: the Keymelequin in the chosen boat's place with Sven aboard, and Key
     Celeste with the ghost on it beside the turn-order tiles (F-35: both options at `new`)."""
     state = module_game(4, 2, "flipper", True)
-    ids = [b["id"] for b in state.boats]
+    ids = [b.id for b in state.boats]
     assert "keymelequin" in ids and "flipper" not in ids
-    assert next(b for b in state.boats if b["id"] == "keymelequin")["workers"]["sven"] == 1
+    assert next(b for b in state.boats if b.id == "keymelequin").workers["sven"] == 1
     assert biddable(state)[-1] == "key-celeste" and state.ghost_holder is None
     assert GAME.view(state, None)["modules"] == {"keymelequin": "flipper", "key_celeste": True}
 
@@ -93,7 +93,7 @@ def _check(state: KfState, seat: int, action: Any, seen: set[str]) -> None:
     assert keyples_of(state, "green") + state.greens == 20
     assert state.ghost_at is None or state.ghost_holder is not None
     assert state.ghost_at is None or pl.closed(state, state.ghost_at)
-    assert not [p for v in state.villages for p in v.values() if p["tile"] == "keymelequin"]
+    assert not [p for v in state.villages for p in v.values() if p.tile == "keymelequin"]
     assert "ghost" not in state.bag and not [w for w in state.workers if "ghost" in w]  # never a keyple
     seen.add(action.verb)
     if action.verb in ("bid", "use") and action.args[1] in ("sven", "paulo", "mixed"):

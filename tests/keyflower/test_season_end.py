@@ -43,7 +43,7 @@ def scene(players: int = 3, start: int = 0, season: int = 0, tiles: tuple[str, .
     for seat in range(players):
         screen(state, seat, blue=4, red=4, yellow=4)
     for i, boat in enumerate(state.boats):
-        boat["workers"], boat["skills"], boat["taken"] = {"blue": i + 1}, {"pick": 1}, None
+        boat.workers, boat.skills, boat.taken = {"blue": i + 1}, {"pick": 1}, None
     return state
 
 
@@ -328,7 +328,7 @@ def test_summer_boat_1a_or_1b_adds_to_that_summers_boat_pick(power: str, extra: 
     assert bag(state) == {"red": 2}
     pick_first_boats(state)
     got = delta({"blue": 4, "red": 2, "yellow": 4}, held(state, 0))
-    boat = next(b["id"] for b in state.boats if b["taken"] == 0)
+    boat = next(b.id for b in state.boats if b.taken == 0)
     blue = [b["id"] for b in GAME.view(state, None)["boats"]].index(boat) + 1
     assert got == {"blue": blue, **extra}
     assert state.greens == greens - extra.get("green", 0)
@@ -345,7 +345,7 @@ def test_summer_boat_1a_gives_nothing_to_others() -> None:
     while state.phase == "boats":
         seat = GAME.to_act(state)[0]
         boat = legal(state, seat)[0].split()[1]
-        loads[seat] = sum(next(b for b in state.boats if b["id"] == boat)["workers"].values())
+        loads[seat] = sum(next(b for b in state.boats if b.id == boat).workers.values())
         last = texts(play(state, seat, f"boat {boat}"))
         if state.phase == "boats":
             assert sum(state.workers[seat].values()) - before[seat] == loads[seat]
@@ -389,7 +389,8 @@ def test_a_new_tile_goes_where_every_touching_side_matches() -> None:
     with pytest.raises(IllegalAction):
         play(state, 0, "place alehouse 0/-1")
     play(state, 0, "place alehouse 1/0")
-    assert state.villages[0]["1/0"] == {"tile": "alehouse", "up": False, "res": {}, "stored": {}}
+    assert state.villages[0]["1/0"].to_json() == {"tile": "alehouse", "up": False, "res": {}, "stored": {}}
+
 
 
 def test_several_tiles_are_placed_one_at_a_time_in_any_order() -> None:
@@ -405,7 +406,7 @@ def test_several_tiles_are_placed_one_at_a_time_in_any_order() -> None:
             q, r = (int(x) for x in a.split()[2].split("/"))
             assert vg.can_place(village, (q, r), second, tr.sides)
         play(state, 0, legal(state, 0)[0])
-        assert {p["tile"] for p in state.villages[0].values()} == {home_of(state, 0), "alehouse", "gold-mine"}
+        assert {p.tile for p in state.villages[0].values()} == {home_of(state, 0), "alehouse", "gold-mine"}
 
 
 def test_every_tile_won_must_be_placed() -> None:
@@ -442,7 +443,7 @@ def winter(players: int = 3) -> KfState:
     """Winter's turns with two winter tiles up for auction; the boats are empty and free to be taken."""
     state = scene(players, season=3, tiles=("keythedral", "windmill"))
     for boat in state.boats:
-        boat["workers"], boat["skills"] = {}, {}
+        boat.workers, boat.skills = {}, {}
     return state
 
 
@@ -456,7 +457,7 @@ def test_in_winter_turn_order_tiles_and_boats_join_the_villages() -> None:
     all_pass(state)
     order = picking_order(state)
     assert order == [1, 0, 2]
-    boat_of = {b["taken"]: b["id"] for b in state.boats}
+    boat_of = {b.taken: b.id for b in state.boats}
     assert sorted(state.won[1]) == sorted(["order-1", boat_of[1]])
     assert sorted(state.won[0]) == sorted(["keythedral", boat_of[0]])
     assert held(state, 0) == {"blue": 3, "red": 4, "yellow": 4}
@@ -464,11 +465,11 @@ def test_in_winter_turn_order_tiles_and_boats_join_the_villages() -> None:
     place_first(state)
     assert state.phase == "over"
     for seat in range(3):
-        tiles = {p["tile"] for p in state.villages[seat].values()}
-        assert tiles & {b["id"] for b in state.boats} == {boat_of[seat]}
-    assert "order-1" in {p["tile"] for p in state.villages[1].values()}
-    assert "order-2" not in {p["tile"] for v in state.villages for p in v.values()}
-    assert "keythedral" in {p["tile"] for p in state.villages[0].values()}
+        tiles = {p.tile for p in state.villages[seat].values()}
+        assert tiles & {b.id for b in state.boats} == {boat_of[seat]}
+    assert "order-1" in {p.tile for p in state.villages[1].values()}
+    assert "order-2" not in {p.tile for v in state.villages for p in v.values()}
+    assert "keythedral" in {p.tile for p in state.villages[0].values()}
 
 
 def test_in_winter_the_start_tile_winner_picks_and_a_player_with_two_tiles_takes_one_boat() -> None:
@@ -479,9 +480,9 @@ def test_in_winter_the_start_tile_winner_picks_and_a_player_with_two_tiles_takes
     all_pass(state)
     assert picking_order(state) == [1, 2, 0]
     place_first(state)
-    tiles = {p["tile"] for p in state.villages[1].values()}
+    tiles = {p.tile for p in state.villages[1].values()}
     assert {"order-1", "order-2"} <= tiles
-    assert len(tiles & {b["id"] for b in state.boats}) == 1
+    assert len(tiles & {b.id for b in state.boats}) == 1
 
 
 def test_winter_boats_can_be_placed_water_to_field() -> None:
@@ -505,11 +506,11 @@ def test_a_real_game_offers_every_boat_at_the_end_of_winter() -> None:
     assert state.season == 3 and state.phase == "winter-choice"
     for seat in range(3):
         play(state, seat, legal(state, seat)[0])
-    assert all(b["taken"] is None for b in state.boats)
+    assert all(b.taken is None for b in state.boats)
     all_pass(state)
     assert state.phase == "boats"
     pick_first_boats(state)
     assert all(len(w) == 1 for w in state.won)
     place_first(state)
     for seat in range(3):
-        assert {p["tile"] for p in state.villages[seat].values()} & {b["id"] for b in state.boats}
+        assert {p.tile for p in state.villages[seat].values()} & {b.id for b in state.boats}

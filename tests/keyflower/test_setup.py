@@ -41,7 +41,7 @@ def test_each_player_gets_one_different_home_tile_at_the_village_centre(players:
     assert all(kind(h) == "home" for h in homes)
     for village in state.villages:
         assert list(village) == ["0/0"]
-        assert village["0/0"]["up"] is False and not village["0/0"]["res"]
+        assert village["0/0"].up is False and not village["0/0"].res
 
 
 def test_home_tiles_are_dealt_at_random() -> None:
@@ -69,10 +69,10 @@ def test_boats_in_play_are_those_whose_minimum_count_is_met(players: int) -> Non
     """§2 step 4: boats by their player-count mark: Keyflower 2+, Sea Bastion 2+, Sea Breese 3+, Flipper 4+,
     Ianvincible 5+, White Wind 6; as many boats as players."""
     state = new_game(players)
-    ids = [b["id"] for b in state.boats]
+    ids = [b.id for b in state.boats]
     assert sorted(ids) == sorted(b for b, low in BOAT_MIN.items() if low <= players)
     assert len(ids) == TABLE[players][1]
-    assert all(b["taken"] is None for b in state.boats)
+    assert all(b.taken is None for b in state.boats)
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -81,11 +81,11 @@ def test_boats_are_loaded_with_their_spring_face_from_the_bag(players: int, seed
     """§2 step 4, §3.1: each boat carries the workers (from the bag) and skills its spring/autumn face shows."""
     state = new_game(players, seed)
     for boat in state.boats:
-        printed = BOATS[boat["id"]]
-        assert sum(boat["workers"].values()) == printed.workers_a
-        assert sum(boat["skills"].values()) == printed.skills_a
-        assert set(boat["workers"]) <= {"blue", "red", "yellow"}  # greens are never in the bag at the start
-        assert set(boat["skills"]) <= {"anvil", "pick", "saw"}
+        printed = BOATS[boat.id]
+        assert sum(boat.workers.values()) == printed.workers_a
+        assert sum(boat.skills.values()) == printed.skills_a
+        assert set(boat.workers) <= {"blue", "red", "yellow"}  # greens are never in the bag at the start
+        assert set(boat.skills) <= {"anvil", "pick", "saw"}
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -164,7 +164,7 @@ def test_each_player_draws_eight_workers_from_the_bag(players: int, seed: int) -
     assert all(set(w) <= {"blue", "red", "yellow"} for w in state.workers)
     on_boats = Counter[str]()
     for boat in state.boats:
-        on_boats.update(boat["workers"])
+        on_boats.update(boat.workers)
     total = Counter(state.bag) + on_boats + sum((Counter(w) for w in state.workers), Counter[str]())
     assert dict(total) == {"blue": 40, "red": 40, "yellow": 40}
     assert state.greens == 20
@@ -182,7 +182,7 @@ def test_supplies_start_full(players: int) -> None:
     """Reference §1: 48 gold, 24 iron, stone and wood; 48 skills (16 of each) less those on the boats."""
     state = new_game(players)
     assert state.supply == {"gold": 48, "iron": 24, "stone": 24, "wood": 24}
-    on_boats = sum(sum(b["skills"].values()) for b in state.boats)
+    on_boats = sum(sum(b.skills.values()) for b in state.boats)
     assert sum(state.skill_pile.values()) + on_boats == 48
     assert state.skills == [{} for _ in range(players)]
 
@@ -201,7 +201,7 @@ def emptied(players: int) -> KfState:
     """A fresh game whose boats are emptied, ready to be loaded again."""
     state = new_game(players)
     for boat in state.boats:
-        boat["workers"], boat["skills"] = {}, {}
+        boat.workers, boat.skills = {}, {}
     return state
 
 
@@ -221,12 +221,12 @@ def test_a_short_bag_fills_boats_one_worker_at_a_time_never_above_their_number(
     state = emptied(players)
     state.bag = {"red": bag}
     flow.load_boats(state, "a")
-    got = [sum(b["workers"].values()) for b in state.boats]
-    assert [b["id"] for b in state.boats] == [b for b in BOAT_MIN if BOAT_MIN[b] <= players]
+    got = [sum(b.workers.values()) for b in state.boats]
+    assert [b.id for b in state.boats] == [b for b in BOAT_MIN if BOAT_MIN[b] <= players]
     assert got == expected
     assert sum(state.bag.values()) == bag - sum(expected)
     for boat in state.boats:
-        assert sum(boat["workers"].values()) <= BOATS[boat["id"]].workers_a
+        assert sum(boat.workers.values()) <= BOATS[boat.id].workers_a
 
 
 def test_an_empty_bag_loads_nothing() -> None:
@@ -234,7 +234,7 @@ def test_an_empty_bag_loads_nothing() -> None:
     state = emptied(3)
     state.bag = {}
     flow.load_boats(state, "a")
-    assert all(not b["workers"] for b in state.boats)
+    assert all(not b.workers for b in state.boats)
 
 
 def test_a_short_skill_pile_is_shared_the_same_way() -> None:
@@ -243,20 +243,20 @@ def test_a_short_skill_pile_is_shared_the_same_way() -> None:
     state = emptied(2)
     state.skill_pile = {"saw": 1}
     flow.load_boats(state, "a")
-    assert [sum(b["skills"].values()) for b in state.boats] == [1, 0]
+    assert [sum(b.skills.values()) for b in state.boats] == [1, 0]
     state = emptied(2)
     state.skill_pile = {"saw": 2}
     flow.load_boats(state, "a")
-    assert [sum(b["skills"].values()) for b in state.boats] == [1, 1]
+    assert [sum(b.skills.values()) for b in state.boats] == [1, 1]
 
 
 def test_summer_loads_the_second_face() -> None:
     """§3.1: in summer the boats show their other face and load what it shows (Keyflower 3 workers, 2 skills)."""
     state = emptied(2)
     flow.load_boats(state, "b")
-    assert [sum(b["workers"].values()) for b in state.boats] == [BOATS["keyflower"].workers_b,
+    assert [sum(b.workers.values()) for b in state.boats] == [BOATS["keyflower"].workers_b,
                                                                   BOATS["sea-bastion"].workers_b]
-    assert [sum(b["skills"].values()) for b in state.boats] == [BOATS["keyflower"].skills_b,
+    assert [sum(b.skills.values()) for b in state.boats] == [BOATS["keyflower"].skills_b,
                                                                  BOATS["sea-bastion"].skills_b]
 
 
@@ -298,14 +298,14 @@ def test_summer_loads_the_boats_summer_face_and_autumn_the_spring_face(players: 
     state = new_game(players, 5)
     finish_season(state)
     for boat in state.boats:
-        assert sum(boat["workers"].values()) == BOATS[boat["id"]].workers_b
-        assert sum(boat["skills"].values()) == BOATS[boat["id"]].skills_b
-        assert boat["taken"] is None
+        assert sum(boat.workers.values()) == BOATS[boat.id].workers_b
+        assert sum(boat.skills.values()) == BOATS[boat.id].skills_b
+        assert boat.taken is None
     finish_season(state)
-    loads = [(sum(b["workers"].values()), BOATS[b["id"]].workers_a) for b in state.boats]
+    loads = [(sum(b.workers.values()), BOATS[b.id].workers_a) for b in state.boats]
     assert all(got <= printed for got, printed in loads)
     full = all(got == printed for got, printed in loads)
     assert full or sum(state.bag.values()) == 0  # F-6: only a bag run dry leaves a boat short (6 players here)
     assert full == (players < 6)
     for boat in state.boats:
-        assert sum(boat["skills"].values()) == BOATS[boat["id"]].skills_a
+        assert sum(boat.skills.values()) == BOATS[boat.id].skills_a

@@ -22,7 +22,7 @@ from bot.games import GameEntry
 from engine.keyflower import lookup
 from engine.keyflower.components import COMPONENTS, RESOURCES, SKILLS
 from engine.keyflower.game import GAME
-from engine.keyflower.lookup import DISCORD_SAFE, MARK, describe, effect_short, names, plural, slug
+from engine.keyflower.lookup import DISCORD_SAFE, MARK, describe, effect_short, more, names, plural, slug
 from engine.keyflower.texts import (
     DAGGER,
     RECONSTRUCTED_NOTE,
@@ -365,7 +365,9 @@ def test_the_start_player_is_told_about_the_purple_keyple_and_a_chooser_that_it_
     assert "You hold the purple keyple" in hand(step.own, step.public["start_player"])
     choice = first("winter-choice", when=lambda v: len(v["to_act"]) < len(v["names"]))
     done = next(s for s in range(len(choice.public["names"])) if s not in choice.public["to_act"])
-    assert "You have chosen your winter tiles" in hand(choice.public | {"winter_hand": []}, done)
+    seat_keys = {"viewer": done, "workers": {}, "skills": {}, "winter_hand": [], "winter_played": [], "legal": []}
+    assert "You have chosen your winter tiles" in hand(choice.public | seat_keys, done)
+
 
 
 def test_a_long_list_of_moves_is_cut() -> None:
@@ -530,7 +532,7 @@ def test_slugs_spell_names_as_ids() -> None:
     assert slug("Timber Yard") == "timber-yard" and slug("Mercers' Guild") == "mercers-guild"
 
 
-# --- /rules phrases and rulings ---------------------------------------------------------------------------------
+# --- Rules phrases and rulings ---------------------------------------------------------------------------------
 
 
 EXPECTED_SECTION = {
@@ -546,7 +548,7 @@ EXPECTED_SECTION = {
 
 
 def expected_section(name: str) -> str:
-    """The summary section a component's `/rules` phrase should reach first."""
+    """The summary section a component's rules phrase should reach first."""
     if name in EXPECTED_SECTION:
         return EXPECTED_SECTION[name]
     tile = next((t for t in COMPONENTS.tiles if t.name == name), None)
@@ -558,15 +560,17 @@ def expected_section(name: str) -> str:
 
 
 def test_descriptions_point_to_the_rules_section_for_more(keyflower_entry: GameEntry) -> None:
-    """Each description ends with `/rules PHRASE`; describe() leaves the phrase to the summary, which finds the
-    component's own section first."""
+    """Each component has the rules topic that says more (lookup.more, which the chat layer points to; the text names
+    no command, issue 40); describe() leaves the topic to the summary, which finds the component's own section
+    first."""
     for name in names():
         text = describe(name) or ""
-        phrase = re.findall(r"`/rules ([^`]+)`", text)
-        assert phrase, name
-        assert describe(phrase[-1]) is None, phrase
-        found = rules.lookup(keyflower_entry.id, phrase[-1])
+        topic = more(name)
+        assert topic and text.endswith(".") and "/rules" not in text and "More" not in text, name
+        assert describe(topic) is None, topic
+        found = rules.lookup(keyflower_entry.id, topic)
         assert found and found[0].title == expected_section(name), (name, [s.title for s in found])
+    assert more("chess") is None
 
 
 def ruling_ids() -> set[str]:

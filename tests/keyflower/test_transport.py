@@ -156,7 +156,7 @@ def test_summer_boat_2b_doubles_capacity_and_upgrades() -> None:
     assert f"carry wood {home(state)} keywood" in carries(state)
     play(state, 0, "upgrade gold-mine")
     play(state, 0, "upgrade well")
-    assert state.villages[0]["1/0"]["up"] and state.villages[0]["1/-1"]["up"]
+    assert state.villages[0]["1/0"].up and state.villages[0]["1/-1"].up
 
 
 def test_capacity_left_unused_is_lost_when_the_use_ends() -> None:
@@ -194,7 +194,7 @@ def test_an_upgrade_is_paid_with_resources_lying_on_the_tile() -> None:
     assert "upgrade gold-mine" in upgrades(state)
     play(state, 0, "upgrade gold-mine")
     placed = state.villages[0]["1/0"]
-    assert placed["up"] is True
+    assert placed.up is True
     assert res_at(state, 0, "1/0") == {"gold": 1}
     assert state.supply["iron"] == before["iron"] + 1 and state.supply["stone"] == before["stone"] + 1
 
@@ -218,7 +218,7 @@ def test_a_skill_cost_comes_from_behind_the_screen_to_the_pile() -> None:
     pile = state.skill_pile["saw"]
     use(state, 0, "stable", "red", 1)
     play(state, 0, "upgrade keywood")
-    assert state.villages[0]["2/-1"]["up"] is True
+    assert state.villages[0]["2/-1"].up is True
     assert state.skills[0].get("saw", 0) == 0 and state.skills[0]["pick"] == 1
     assert state.skill_pile["saw"] == pile + 1
 
@@ -230,7 +230,7 @@ def test_one_upgrade_per_use_of_a_one_upgrade_tile() -> None:
     put_res(state, 0, "1/-1", stone=1, wood=1)
     use(state, 0, "stable", "red", 1, "upgrade gold-mine")
     assert upgrades(state) == set()
-    assert state.villages[0]["1/-1"]["up"] is False
+    assert state.villages[0]["1/-1"].up is False
 
 
 def test_only_ones_own_tiles_are_upgraded() -> None:
@@ -263,7 +263,7 @@ def test_summer_boat_3a_lets_any_resource_pay_an_upgrade() -> None:
     play(state, 0, "done")
     put_tile(state, 0, "summerboat-3a", "-1/0")
     use(state, 0, "stable", "red", 1, "upgrade gold-mine")
-    assert state.villages[0]["1/0"]["up"] is True
+    assert state.villages[0]["1/0"].up is True
     assert res_at(state, 0, "1/0") == {}
 
 
@@ -294,7 +294,7 @@ def test_moves_and_upgrades_interleave_within_one_use() -> None:
     play(state, 0, f"carry stone {h} well")
     play(state, 0, f"carry wood {h} well")
     play(state, 0, "upgrade well")
-    assert state.villages[0]["1/0"]["up"] and state.villages[0]["1/-1"]["up"]
+    assert state.villages[0]["1/0"].up and state.villages[0]["1/-1"].up
     assert res_at(state, 0, "0/0") == {} and res_at(state, 0, "1/0") == {} and res_at(state, 0, "1/-1") == {}
     assert legal(state, 0) == ["done"]
 

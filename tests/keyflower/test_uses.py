@@ -229,7 +229,7 @@ def test_workers_and_skills_go_behind_the_screen() -> None:
     use(state, 0, "apprentice-hall", "red", 1)
     assert sum(state.skills[0].values()) == 1
     assert not state.skills[1]
-    assert all(not p["res"] for p in state.villages[1].values())
+    assert all(not p.res for p in state.villages[1].values())
 
 
 # --- each kind of production tile (§9.5, §9.6) ---------------------------------------------------------------------

@@ -174,7 +174,7 @@ def test_no_workers_or_skills_arrive_on_the_boats_in_winter() -> None:
     state = to_winter(4)
     bag = sum(state.bag.values())
     choose_all(state)
-    assert all(not b["workers"] and not b["skills"] for b in state.boats)
+    assert all(not b.workers and not b.skills for b in state.boats)
     assert sum(state.bag.values()) == bag
 
 
@@ -213,7 +213,7 @@ def test_village_tiles_can_still_be_used_in_winter() -> None:
     """§5: only winter tiles are barred: village tiles and home tiles still work in winter."""
     state = winter_turns()
     use(state, 1, "keywood", "red", 1)
-    assert state.villages[1]["0/0"]["res"] == {"wood": 1}
+    assert state.villages[1]["0/0"].res == {"wood": 1}
     assert f"use {home_of(state, 2)} blue" in offered(state, 0)
 
 

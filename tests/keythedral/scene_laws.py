@@ -21,6 +21,7 @@ from engine.core import Event
 from engine.keythedral import GAME, flow
 from engine.keythedral import supply as sup
 from engine.keythedral.components import COMPONENTS
+from engine.keythedral.pieces import Cottage, LaidField, Marker, Worker
 from engine.keythedral.state import KState
 from tests.keythedral.scene import at_actions, give, play, played_setup
 
@@ -44,10 +45,10 @@ def table(players: int = 3, seed: int = 1, **options: bool) -> KState:
     state.fields = {}
     for label, terrain in FIELDS.items():
         tile = free[terrain].pop(0)
-        state.fields[label] = [terrain, tile.back, tile.id]
+        state.fields[label] = LaidField(terrain, tile.back, tile.id)
     for seat in range(state.n):
         for i in range(5):
-            state.cottages[seat][i] = {"at": COTTAGES.get((seat, i + 1)), "house": False}
+            state.cottages[seat][i] = Cottage(COTTAGES.get((seat, i + 1)), False)
     return state
 
 
@@ -63,21 +64,21 @@ def options(state: KState, seat: int) -> list[str]:
 
 def set_tile(state: KState, space: str, tile: str) -> None:
     """Put a chosen building tile on a mat space, swapping it with wherever that tile was (mat or unused)."""
-    target = next(s for s in state.mat if s["space"] == space)
-    old = target["tile"]
+    target = flow.mat_space(state, space)
+    old = target.tile
     for other in state.mat:
-        if other["tile"] == tile:
-            other["tile"] = old
+        if other.tile == tile:
+            other.tile = old
             break
     else:
-        pool = state.unused[str(target["stage"])]
+        pool = state.unused[str(target.stage)]
         pool[pool.index(tile)] = old
-    target["tile"] = tile
+    target.tile = tile
 
 
 def cost(state: KState, space: str) -> tuple[str, ...]:
     """The printed cost of the tile on a space."""
-    return flow.tile_cost(next(s for s in state.mat if s["space"] == space)["tile"])
+    return flow.tile_cost(flow.mat_space(state, space).tile)
 
 
 def give_cost(state: KState, seat: int, colours: tuple[str, ...] | list[str]) -> None:
@@ -101,7 +102,7 @@ def buy_as(state: KState, seat: int, space: str) -> list[Event]:
 
 def buy_all_but_last(state: KState, buyers: Callable[[int], int] = lambda i: i % 3) -> str:
     """Buy every seat of the mat but the last through real purchases; returns the last space's name."""
-    spaces = [s["space"] for s in state.mat]
+    spaces = [s.space for s in state.mat]
     for i, space in enumerate(spaces[:-1]):
         buy_as(state, buyers(i), space)
     return str(spaces[-1])
@@ -120,8 +121,8 @@ def to_harvest(state: KState, workers: dict[str, tuple[int, int]]) -> list[Event
     """Phase one just finished with these workers out (field -> (seat, cottage)): phase two begins."""
     ev: list[Event] = []
     state.phase, state.step, state.windows, state.pending = "workers", "order", [], None
-    state.markers = [[n, 0] for n in range(1, 6)]
-    state.workers = {f: [s, c] for f, (s, c) in workers.items()}
+    state.markers = [Marker(n, 0) for n in range(1, 6)]
+    state.workers = {f: Worker(s, c) for f, (s, c) in workers.items()}
     flow.advance(state, ev)
     return ev
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from engine.core import Event
-from engine.keythedral import GAME
+from engine.keythedral import GAME, board
 from engine.keythedral.flow import START_FIELDS, TWO_PLAYER_FIELDS
+from engine.keythedral.pieces import Cottage, Fence, LaidField
 from engine.keythedral.state import KState
 from tests.keythedral.scene import NAMES, at_actions, play, played_setup
 
@@ -32,15 +33,13 @@ def hand_board(players: int, fields: dict[str, str], cottages: dict[tuple[int, i
     kept = {label: row for label, row in state.fields.items() if label in centre}
     for label, terrain in fields.items():
         tile, back = _TILE[terrain]
-        kept[label.upper()] = [terrain, back, tile]
+        kept[label.upper()] = LaidField(terrain, back, tile)
     state.fields = kept
-    for row in state.cottages:
-        for c in row:
-            c["at"], c["house"] = None, False
+    state.cottages = [[Cottage(None, False) for _ in row] for row in state.cottages]
     for (seat, number), square in cottages.items():
-        state.cottages[seat][number - 1]["at"] = square.upper()
+        board.lay_cottage(state, seat, number, square.upper())
     for seat, number in houses:
-        state.cottages[seat][number - 1]["house"] = True
+        board.make_house(state, seat, number, True)
     state.start = start
     state.fences, state.workers, state.markers = [], {}, []
     assert state.phase == "workers" and state.step == "order" and not state.windows
@@ -49,7 +48,7 @@ def hand_board(players: int, fields: dict[str, str], cottages: dict[tuple[int, i
 
 def fence(state: KState, seat: int, square: str, field: str) -> None:
     """A fence standing on an edge (as if built in an earlier round)."""
-    state.fences.append({"seat": seat, "square": square.upper(), "field": field.upper()})
+    state.fences.append(Fence(seat, square.upper(), field.upper()))
     state.fences_built[seat] += 1
 
 

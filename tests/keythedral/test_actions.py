@@ -9,6 +9,7 @@ import pytest
 from engine.core import IllegalAction
 from engine.keythedral import GAME, board, flow
 from engine.keythedral import supply as sup
+from engine.keythedral.pieces import Cottage, Fence, Worker
 from tests.keythedral.scene import at_actions, deal_law, give, play, texts
 from tests.keythedral.scene_laws import actions_table, cost, run_while, set_tile, table, turn_to
 from tests.keythedral.scene_laws import options as legal
@@ -110,7 +111,7 @@ def test_a_player_who_passed_may_act_again_later() -> None:
     play(state, 2, "house 1")
     assert "house 1" in legal(state, 0)
     play(state, 0, "house 1")
-    assert state.cottages[0][0]["house"]
+    assert state.cottages[0][0].house
     assert state.phase == "actions"
 
 
@@ -130,8 +131,8 @@ def test_buying_a_seat_pays_its_exact_cost_to_the_store_and_gives_the_tile() -> 
     assert cubes(state, 0) == {c: (1 if c == "red" else 0) for c in sup.CUBES}
     for colour in set(price):
         assert state.store[colour] == store[colour] + price.count(colour)
-    assert [t[0] for t in state.tiles[0]] == ["1.2"]
-    assert next(s for s in state.mat if s["space"] == "1.2")["taken"] == 0
+    assert [t.space for t in state.tiles[0]] == ["1.2"]
+    assert flow.mat_space(state, "1.2").taken == 0
     assert GAME.to_act(state) == [1]
 
 
@@ -158,7 +159,7 @@ def test_only_the_current_stage_can_be_bought() -> None:
 def test_open_tiles_still_sell_only_the_current_stage() -> None:
     """rules: Variation three; spec "As built": every tile is face up, but only the current stage's seats are sold."""
     state = actions_table(start=0, open_tiles=True)
-    assert all(s["up"] for s in state.mat)
+    assert all(s.up for s in state.mat)
     for colour in cost(state, "2.1"):
         give(state, 0, **{colour: 1})
     assert not any(a.startswith("buy 2.") for a in legal(state, 0))
@@ -172,13 +173,13 @@ def test_the_next_stage_turns_up_when_the_last_tile_of_a_stage_is_taken() -> Non
         for colour in cost(state, space):
             give(state, 0, **{colour: 1})
         play(state, 0, f"buy {space}")
-        assert not any(s["up"] for s in flow.stage_spaces(state, 2))
+        assert not any(s.up for s in flow.stage_spaces(state, 2))
     turn_to(state, 0)
     for colour in cost(state, "1.4"):
         give(state, 0, **{colour: 1})
     events = play(state, 0, "buy 1.4")
-    assert all(s["up"] for s in flow.stage_spaces(state, 2))
-    assert not any(s["up"] for s in flow.stage_spaces(state, 3))
+    assert all(s.up for s in flow.stage_spaces(state, 2))
+    assert not any(s.up for s in flow.stage_spaces(state, 3))
     assert "stage-2 tiles are turned face up" in texts(events)
     for colour in cost(state, "2.3"):
         give(state, 1, **{colour: 1})
@@ -194,7 +195,7 @@ def test_a_cottage_becomes_a_house_for_one_black_and_one_brown() -> None:
     give(state, 0, black=1, brown=1, blue=1)
     store = dict(state.store)
     play(state, 0, "house 2")
-    assert state.cottages[0][1]["house"]
+    assert state.cottages[0][1].house
     assert cubes(state, 0)["blue"] == 1 and cubes(state, 0)["black"] == cubes(state, 0)["brown"] == 0
     assert state.store["black"] == store["black"] + 1 and state.store["brown"] == store["brown"] + 1
 
@@ -224,7 +225,7 @@ def test_a_house_sends_out_two_workers_next_phase_one() -> None:
     second = legal(state, 0)
     assert first not in second and second[0].startswith("worker")
     play(state, 0, second[0])
-    mine = [f for f, w in state.workers.items() if w == [0, 2]]
+    mine = [f for f, w in state.workers.items() if w == Worker(0, 2)]
     assert len(mine) == 2
 
 
@@ -237,7 +238,7 @@ def test_a_fence_costs_one_brown() -> None:
     give(state, 0, brown=1, black=1)
     store = dict(state.store)
     play(state, 0, "fence m12+ m12")
-    assert state.fences == [{"seat": 0, "square": "M12+", "field": "M12"}]
+    assert state.fences == [Fence(0, "M12+", "M12")]
     assert cubes(state, 0)["brown"] == 0 and cubes(state, 0)["black"] == 1
     assert state.store["brown"] == store["brown"] + 1
     assert GAME.view(state, None)["fences_left"][0] == 2
@@ -262,7 +263,7 @@ def test_fences_stand_only_between_a_cottage_or_house_and_a_placed_field() -> No
     assert not any(sq == "n13+" for sq, _ in fences)  # an empty square
     assert ("k11+", "k11") not in fences  # no field there
     for sq, f in fences:
-        occupied = {c["at"].lower() for row in state.cottages for c in row if c["at"]}
+        occupied = {c.at.lower() for row in state.cottages for c in row if c.at}
         assert sq in occupied and f.upper() in state.fields
 
 
@@ -303,10 +304,10 @@ def test_a_cottage_fenced_off_from_every_field_is_moved_by_its_owner() -> None:
     give(state, 2, brown=1)
     play(state, 2, "fence o15+ o15")  # yellow's cottage 3 touches only O15
     assert GAME.to_act(state) == [1]
-    assert state.phase == "actions" and state.pending["kind"] == "relocate"
+    assert state.phase == "actions" and state.pending.KIND == "relocate"
     assert "relocate 3 n13+" in legal(state, 1)
     play(state, 1, "relocate 3 n13+")
-    assert state.cottages[1][2]["at"] == "N13+"
+    assert state.cottages[1][2].at == "N13+"
     assert state.pending is None
     assert GAME.to_act(state) == [0]  # grey's turn is over; play goes on clockwise from grey
 
@@ -317,7 +318,7 @@ def test_relocation_squares_are_empty_squares_reaching_a_field() -> None:
     give(state, 0, brown=1)
     play(state, 0, "fence o15+ o15")
     squares = {a.split()[2] for a in legal(state, 1)}
-    occupied = {c["at"].lower() for row in state.cottages for c in row if c["at"]}
+    occupied = {c.at.lower() for row in state.cottages for c in row if c.at}
     assert "m13+" not in squares
     assert "o15+" not in squares  # its own square is fenced off
     assert not squares & occupied
@@ -332,7 +333,7 @@ def test_a_house_stays_a_house_when_it_moves() -> None:
     give(state, 2, brown=1)
     play(state, 2, "fence o15+ o15")
     play(state, 1, "relocate 3 n13+")
-    assert state.cottages[1][2] == {"at": "N13+", "house": True}
+    assert state.cottages[1][2] == Cottage("N13+", True)
 
 
 def test_the_fences_stay_when_a_cottage_moves() -> None:
@@ -342,7 +343,7 @@ def test_the_fences_stay_when_a_cottage_moves() -> None:
     give(state, 0, brown=2)
     play(state, 0, "fence o15+ o15")
     play(state, 1, "relocate 3 n13+")
-    assert {"seat": 0, "square": "O15+", "field": "O15"} in state.fences
+    assert Fence(0, "O15+", "O15") in state.fences
     turn_to(state, 0)
     play(state, 0, "fence k11+ l12")
     assert "relocate 3 o15+" not in legal(state, 0)
@@ -353,9 +354,9 @@ def test_a_player_may_fence_off_their_own_cottage_to_move_it() -> None:
     state = actions_table(start=0)
     give(state, 0, brown=1)
     play(state, 0, "fence k11+ l12")
-    assert GAME.to_act(state) == [0] and state.pending["kind"] == "relocate"
+    assert GAME.to_act(state) == [0] and state.pending.KIND == "relocate"
     play(state, 0, "relocate 3 n13+")
-    assert state.cottages[0][2]["at"] == "N13+"
+    assert state.cottages[0][2].at == "N13+"
     assert GAME.to_act(state) == [1]
 
 
@@ -365,7 +366,7 @@ def test_a_partly_fenced_cottage_stays() -> None:
     give(state, 0, brown=1)
     play(state, 0, "fence m12+ m12")
     assert state.pending is None
-    assert state.cottages[1][0]["at"] == "M12+"
+    assert state.cottages[1][0].at == "M12+"
     assert GAME.to_act(state) == [1]
 
 
@@ -544,7 +545,7 @@ def test_after_procuring_a_player_takes_no_more_actions_that_round_while_the_oth
         assert seat != 0
         assert legal(state, 0) == []
         play(state, seat, "house 1" if "house 1" in legal(state, seat) else "pass")
-    assert state.phase == "actions" and state.cottages[1][0]["house"] and state.cottages[2][0]["house"]
+    assert state.phase == "actions" and state.cottages[1][0].house and state.cottages[2][0].house
     assert GAME.to_act(state) == [2]
     assert len(state.hands[0]) == 1
 
@@ -626,13 +627,13 @@ def test_a_cottage_moves_after_the_last_of_several_fences(extra: dict[str, str],
         events = play(state, fencers[k], f"fence l13+ {field}")
         if k < len(edges) - 1:
             assert state.pending is None and "must move" not in texts(events)
-            assert state.cottages[1][0]["at"] == "L13+"
+            assert state.cottages[1][0].at == "L13+"
     assert len(state.fences) == len(edges)
-    assert state.pending["kind"] == "relocate" and GAME.to_act(state) == [1]
+    assert state.pending.KIND == "relocate" and GAME.to_act(state) == [1]
     assert "Ben's cottage 1 is fenced off from every field and must move" in texts(events)
     assert "relocate 1 n13+" in legal(state, 1) and "relocate 1 l13+" not in legal(state, 1)
     play(state, 1, "relocate 1 n13+")
-    assert state.cottages[1][0] == {"at": "N13+", "house": False}
+    assert state.cottages[1][0] == Cottage("N13+", False)
     assert GAME.to_act(state) == [(fencers[len(edges) - 1] + 1) % 3]
 
 
@@ -649,7 +650,7 @@ def test_a_fenced_off_cottage_with_no_available_square_stays_where_it_is() -> No
     events = play(state, 0, "fence l12+ m13")  # L12+ (Ana's cottage 1) touches only M13
     assert board.fenced_off(state, "L12+")
     assert state.pending is None and "must move" not in texts(events)
-    assert state.cottages[0][0]["at"] == "L12+"
+    assert state.cottages[0][0].at == "L12+"
     assert GAME.to_act(state) == [1]
     assert not any(a.startswith("relocate") for s in range(3) for a in legal(state, s))
 

@@ -33,7 +33,7 @@ def held(state: KState) -> list[int]:
 
 def pay_all(state: KState) -> None:
     """The payer gives cubes one by one until the payment is made (black first)."""
-    while state.pending and state.pending["kind"] == "give":
+    while state.pending and state.pending.KIND == "give":
         seat = GAME.to_act(state)[0]
         play(state, seat, legal(state, seat)[0])
 

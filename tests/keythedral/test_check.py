@@ -10,7 +10,8 @@ from collections.abc import Callable
 from engine.core import clone
 from engine.keythedral import GAME, board, flow, laws
 from engine.keythedral.components import COMPONENTS
-from engine.keythedral.explain import describe
+from engine.keythedral.outcome import describe
+from engine.keythedral.pieces import Space, Worker
 from engine.keythedral.state import KState
 from engine.playout import random_playout
 from tests.keythedral.scene import NAMES, deal_law, give, play
@@ -50,9 +51,9 @@ def all_continue(state: KState) -> None:
         play(state, GAME.to_act(state)[0], "continue")
 
 
-def seat_on(state: KState, space: str) -> dict[str, object]:
+def seat_on(state: KState, space: str) -> Space:
     """The mat space of that name."""
-    return next(s for s in state.mat if s["space"] == space)
+    return flow.mat_space(state, space)
 
 
 # --- set-up and phase one -----------------------------------------------------------------------------------------
@@ -80,7 +81,7 @@ def test_a_set_up_cottage_names_its_fields_and_says_the_next_field_is_drawn_unse
                                  lambda after: f"draws a {flow.field_terrain(after.drawn or '')} field")
     assert said.startswith("You lay cottage 1 on M12+, touching ")
     for label in touching:
-        assert f"the {state.fields[label][0]} at {label}" in said
+        assert f"the {state.fields[label].terrain} at {label}" in said
     assert "when number 1 is played" in said and "Then Ben draws the next field tile, shown to everyone." in said
 
 
@@ -106,7 +107,7 @@ def test_an_idle_cottage_says_it_sends_nobody() -> None:
     """rules: Phase one; ruling T-8: a cottage with no free field open to it sends no worker."""
     state = hand_board(3, {"M12": "farm", "N12": "vineyard"}, {(0, 2): "M12+"})
     deal_law(state, 0, "bargain")
-    state.workers = {"M13": [1, 1], "N13": [1, 2], "M12": [2, 1], "N12": [2, 2]}
+    state.workers = {"M13": Worker(1, 1), "N13": Worker(1, 2), "M12": Worker(2, 1), "N12": Worker(2, 2)}
     play(state, 0, "order 2")
     assert outcome(state, 0, "idle") == "Your cottage 2 sends no worker this round: no free field is open to it."
 
@@ -177,7 +178,7 @@ def test_design_change_says_a_tile_is_drawn_blind_and_not_which() -> None:
     deal_law(state, 0, "design-change")
     play(state, 0, "laws")
     said = same_for_every_redraw(state, 0, "law design-change 1.2",
-                                 lambda after: f"costs {flow.cost_words(str(seat_on(after, '1.2')['tile']))}")
+                                 lambda after: f"costs {flow.cost_words(str(seat_on(after, '1.2').tile))}")
     assert said == ("You play Design Change (1.2): the tile on 1.2 is swapped for an unused stage-1 tile drawn "
                     "blind. Then an unused tile of that stage is drawn blind to take its place.")
 
@@ -229,7 +230,7 @@ def test_the_last_seat_of_a_stage_says_the_next_stage_is_turned_up_and_not_what_
     were face down, so check cannot tell their costs."""
     state = actions_table(start=0)
     for space in ("1.1", "1.2", "1.3"):
-        seat_on(state, space)["taken"] = 2
+        seat_on(state, space).taken = 2
     give_cost(state, 0, cost(state, "1.4"))
     said = same_for_every_redraw(state, 0, "buy 1.4", lambda after: flow.costs_text(flow.stage_spaces(after, 2)))
     assert said.endswith("Then stage 1 is complete and the stage-2 tiles are turned face up.")
@@ -341,7 +342,7 @@ def _raised_purchase(decreased: bool) -> KState:
     """Ana buys 1.2 (2 black, 1 blue, 1 green) and Ben raises its price; with a Price Decrease under it too."""
     state = actions_table(start=0)
     set_tile(state, "1.2", "b1-2")
-    seat_on(state, "1.2")["dec"] = int(decreased)
+    seat_on(state, "1.2").dec = int(decreased)
     deal_law(state, 1, "price-increase")
     give_cost(state, 0, cost(state, "1.2"))
     give(state, 0, blue=1, green=1)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalAction
-from engine.keythedral import GAME
+from engine.keythedral import GAME, flow
 from engine.keythedral.state import KState
 from tests.keythedral.scene import deal_law, give, play, texts
 from tests.keythedral.scene_laws import actions_table, buy_all_but_last, buy_as, cost, give_cost, turn_to
@@ -140,11 +140,11 @@ def test_a_design_change_against_the_last_purchase_prevents_the_end() -> None:
     state, last = almost_over()
     deal_law(state, 0, "design-change")
     turn_to(state, 1)
-    old = next(s for s in state.mat if s["space"] == last)["tile"]
+    old = flow.mat_space(state, last).tile
     give_cost(state, 1, cost(state, last))
     play(state, 1, f"buy {last}")
     play(state, 0, f"law design-change {last}")
     assert not GAME.is_over(state) and state.phase == "actions"
-    assert next(s for s in state.mat if s["space"] == last)["tile"] != old
-    assert last not in [t[0] for t in state.tiles[1]]
+    assert flow.mat_space(state, last).tile != old
+    assert last not in [t.space for t in state.tiles[1]]
     assert GAME.to_act(state) == [1]

@@ -152,7 +152,7 @@ def test_a_fence_blocks_only_the_cottage_on_its_own_edge() -> None:
     play(state, 0, "worker n13")
     assert "worker m13" in legal(state, 1)
     play(state, 1, "worker m13")
-    assert state.workers["M13"][0] == 1
+    assert state.workers["M13"].seat == 1
 
 
 def test_a_fence_on_one_edge_of_a_field_leaves_its_other_edges_open() -> None:

@@ -20,7 +20,7 @@ def finish_phase_one(state: KState, places: dict[int, list[str]]) -> list[str]:
     log: list[str] = []
     for _ in range(5):
         chooser = GAME.to_act(state)[0]
-        chosen = {m[0] for m in state.markers}
+        chosen = {m.number for m in state.markers}
         log += [e.text for e in play(state, chooser, f"order {min(n for n in range(1, 6) if n not in chosen)}")]
         while state.phase == "workers" and state.step == "worker":
             seat = GAME.to_act(state)[0]
@@ -109,7 +109,7 @@ def test_a_doubled_harvest_still_runs_from_the_start_player_and_stops_at_the_sto
     log: list[str] = []
     while state.phase == "workers":
         chooser = GAME.to_act(state)[0]
-        chosen = {m[0] for m in state.markers}
+        chosen = {m.number for m in state.markers}
         log += [e.text for e in play(state, chooser, f"order {min(n for n in range(1, 6) if n not in chosen)}")]
         while state.phase == "workers" and state.step == "worker":
             seat = GAME.to_act(state)[0]

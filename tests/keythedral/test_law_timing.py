@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 
 from engine.core import TURN, IllegalAction
-from engine.keythedral import GAME
-from engine.keythedral.state import Json, KState
+from engine.keythedral import GAME, flow
+from engine.keythedral.pieces import Fence, Space, Worker
+from engine.keythedral.state import KState
 from tests.keythedral.scene import deal_law, give, play, texts
 from tests.keythedral.scene_laws import actions_table, cost, give_cost, set_tile, table, to_harvest, to_phase_one
 from tests.keythedral.scene_laws import options as legal
@@ -30,9 +31,9 @@ def all_continue(state: KState) -> None:
         play(state, GAME.to_act(state)[0], "continue")
 
 
-def space(state: KState, name: str) -> Json:
+def space(state: KState, name: str) -> Space:
     """A mat space by name."""
-    return next(s for s in state.mat if s["space"] == name)
+    return flow.mat_space(state, name)
 
 
 def refused(state: KState, seat: int, text: str) -> None:
@@ -45,7 +46,7 @@ def refused(state: KState, seat: int, text: str) -> None:
 
 def fenced(state: KState) -> KState:
     """Grey's fence between blue's cottage 1 (L12+) and the farm M12."""
-    state.fences.append({"seat": 2, "square": "L12+", "field": "M12"})
+    state.fences.append(Fence(2, "L12+", "M12"))
     state.fences_built[2] = 1
     return state
 
@@ -65,14 +66,14 @@ def test_repeal_after_the_cards_player_declares_a_purchase_and_before_the_next_t
     play(state, 0, "laws")
     play(state, 0, "law price-decrease 1.1")
     play(state, 2, "continue")  # the repeal window right after the card: Cleo lets it stand
-    assert space(state, "1.1")["dec"] == 1
+    assert space(state, "1.1").dec == 1
     play(state, 0, "buy 1.1")
     assert GAME.to_act(state) == [2] and "law repeal" in legal(state, 2)
     said = texts(play(state, 2, "law repeal"))
     assert "Price Decrease is repealed" in said
-    assert space(state, "1.1")["dec"] == 0
+    assert space(state, "1.1").dec == 0
     all_continue(state)
-    assert [t[0] for t in state.tiles[0]] == ["1.1"] and sum(state.cubes[0].values()) == 0  # the printed cost paid
+    assert [t.space for t in state.tiles[0]] == ["1.1"] and sum(state.cubes[0].values()) == 0  # the printed cost paid
     assert GAME.to_act(state) == [1]
 
 
@@ -88,7 +89,7 @@ def test_repeal_out_of_turn_while_the_cards_player_is_still_on_their_turn() -> N
     assert GAME.to_act(state) == [0] and [d.seat for d in GAME.decisions(state)] == [0]
     assert legal(state, 2) == ["law repeal"]
     play(state, 2, "law repeal")
-    assert space(state, "1.2")["dec"] == 0 and state.hands[2] == []
+    assert space(state, "1.2").dec == 0 and state.hands[2] == []
     assert GAME.to_act(state) == [0] and [d.kind for d in GAME.decisions(state)] == [TURN]
     assert GAME.view(state, None)["laws_played"] == ["Price Decrease", "Repeal Law"]
 
@@ -106,7 +107,7 @@ def test_repeal_is_refused_once_the_next_player_has_started_their_turn() -> None
     assert GAME.to_act(state) == [1]
     assert legal(state, 2) == []
     refused(state, 2, "law repeal")
-    assert space(state, "1.2")["dec"] == 1 and state.hands[2] == [10]
+    assert space(state, "1.2").dec == 1 and state.hands[2] == [10]
 
 
 def test_repeal_only_of_another_players_card() -> None:
@@ -138,7 +139,7 @@ def test_repeal_only_of_the_card_just_played() -> None:
     assert state.cubes[1]["white"] == 1 and state.store["white"] == 0
     play(state, 2, "law repeal")
     assert (state.cubes[1]["black"], state.cubes[1]["white"], state.store["white"]) == (1, 0, 1)
-    assert space(state, "1.2")["dec"] == 1  # the earlier card was not the one just played
+    assert space(state, "1.2").dec == 1  # the earlier card was not the one just played
     assert GAME.to_act(state) == [0]
 
 
@@ -168,18 +169,18 @@ def test_a_repealed_design_change_puts_the_old_tile_back_while_the_buyer_is_stil
     state = actions_table(start=0)
     hold(state, 1, "repeal")
     hold(state, 2, "design-change")
-    old = space(state, "1.2")["tile"]
+    old = space(state, "1.2").tile
     give_cost(state, 0, cost(state, "1.2"))
     play(state, 0, "buy 1.2")
     play(state, 2, "law design-change 1.2")
     play(state, 1, "continue")
-    drawn = space(state, "1.2")["tile"]
+    drawn = space(state, "1.2").tile
     assert drawn != old and GAME.to_act(state) == [0] and state.tiles[0] == []
     said = texts(play(state, 1, "law repeal"))
-    assert space(state, "1.2")["tile"] == old and "has its old tile back" in said
+    assert space(state, "1.2").tile == old and "has its old tile back" in said
     assert drawn in state.unused["1"] and old not in state.unused["1"]
     play(state, 0, "buy 1.2")
-    assert [t[:2] for t in state.tiles[0]] == [["1.2", old]]
+    assert [(t.space, t.tile) for t in state.tiles[0]] == [("1.2", old)]
 
 
 def test_repeal_at_a_phase_start_lasts_until_the_phase_begins() -> None:
@@ -192,7 +193,7 @@ def test_repeal_at_a_phase_start_lasts_until_the_phase_begins() -> None:
     to_phase_one(state)
     play(state, 0, "law start-order yellow")
     play(state, 2, "continue")
-    assert state.start == 1 and state.windows[-1]["kind"] == "phase" and 2 in GAME.to_act(state)
+    assert state.start == 1 and state.windows[-1].KIND == "phase" and 2 in GAME.to_act(state)
     assert "law repeal" in legal(state, 2)
     said = texts(play(state, 2, "law repeal"))
     assert state.start == 0 and "Ana is the start player again" in said
@@ -227,7 +228,7 @@ def test_repeal_in_phase_one_ends_with_the_next_worker_placed() -> None:
         else:
             play(state, 0, "worker m12")
             refused(state, 2, "law repeal")
-            assert state.workers["M12"] == [0, 1]
+            assert state.workers["M12"] == Worker(0, 1)
 
 
 # --- the "at any time" cards, out of turn (cards 7, 11, 13; T-13) ------------------------------------------------
@@ -269,14 +270,14 @@ def test_design_change_during_another_players_phase_three_turn() -> None:
     Cleo swaps a face-up tile; Ben's turn goes on, and he buys the new tile at its own cost."""
     state = actions_table(start=1)
     hold(state, 2, "design-change")
-    old = space(state, "1.3")["tile"]
+    old = space(state, "1.3").tile
     play(state, 2, "law design-change 1.3")
-    new = space(state, "1.3")["tile"]
+    new = space(state, "1.3").tile
     assert new != old and old in state.unused["1"]
     assert GAME.to_act(state) == [1]
     give_cost(state, 1, cost(state, "1.3"))
     play(state, 1, "buy 1.3")
-    assert [t[:2] for t in state.tiles[1]] == [["1.3", new]]
+    assert [(t.space, t.tile) for t in state.tiles[1]] == [("1.3", new)]
 
 
 def test_design_change_by_the_buyer_on_their_declared_purchase_stops_it_the_same_way() -> None:
@@ -368,7 +369,7 @@ def test_any_time_cards_during_the_bidding() -> None:
     assert GAME.to_act(state) == [0]
     play(state, 2, "law unsafe-fence l12+ m12")
     assert state.fences == [] and GAME.to_act(state) == [0]
-    assert state.bidding is not None and state.bidding["idx"] == 1
+    assert state.bidding is not None and state.bidding.idx == 1
 
 
 @pytest.mark.parametrize("card", [pytest.param("broken-fences blue", id="broken-fences"), "house-moratorium"])
@@ -420,10 +421,10 @@ def test_the_buyer_is_not_asked_in_a_reopened_purchase_window() -> None:
     assert GAME.to_act(state) == [0, 2]  # the repeal window asks everyone but the card's player
     play(state, 0, "continue")
     play(state, 2, "continue")
-    assert state.windows[-1]["kind"] == "purchase" and GAME.to_act(state) == [2]
+    assert state.windows[-1].KIND == "purchase" and GAME.to_act(state) == [2]
     assert 0 not in [d.seat for d in GAME.decisions(state)]
     play(state, 2, "law repeal")
-    assert space(state, "1.2")["inc"] == 0
-    assert state.windows[-1]["kind"] == "purchase" and GAME.to_act(state) == [2]
+    assert space(state, "1.2").inc == 0
+    assert state.windows[-1].KIND == "purchase" and GAME.to_act(state) == [2]
     play(state, 2, "continue")
-    assert [t[0] for t in state.tiles[0]] == ["1.2"]
+    assert [t.space for t in state.tiles[0]] == ["1.2"]

@@ -18,6 +18,7 @@ import pytest
 from bot.store import Store
 from bot.table import Command, Outcome, Table, Where, Who
 from engine.keythedral import GAME
+from engine.keythedral.pieces import Fence
 from engine.keythedral.state import KState
 from tests.keythedral.scene import deal_law, give
 from tests.keythedral.scene_laws import actions_table
@@ -71,7 +72,7 @@ def ben_on_turn(table: Table) -> int:
     of hers), Ana holds no card; Ana's fence stands between M12+ and M12."""
     game_id = started(table)
     state = actions_table(start=1)
-    state.fences.append({"seat": 0, "square": "M12+", "field": "M12"})
+    state.fences.append(Fence(0, "M12+", "M12"))
     state.fences_built[0] = 1
     deal_law(state, 2, "unsafe-fence")
     deal_law(state, 2, "craft-bargain")
@@ -116,4 +117,4 @@ def test_check_says_whether_and_when_an_out_of_turn_card_may_be_played(table: Ta
     assert no.reply.startswith("No"), no.reply
     assert "at any time, out of turn too (not while an action is being carried out)" in no.reply
     state = stored(table, game_id)
-    assert state.cubes[2]["white"] == 0 and state.pending and state.pending["seat"] == 1
+    assert state.cubes[2]["white"] == 0 and state.pending and state.pending.seat == 1

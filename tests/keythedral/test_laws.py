@@ -9,8 +9,10 @@ import json
 import pytest
 
 from engine.core import REACTION, SIMULTANEOUS, TURN, IllegalAction
-from engine.keythedral import GAME, laws
+from engine.keythedral import GAME, flow, laws
+from engine.keythedral.pieces import Acquired, Fence, Marker, Worker
 from engine.keythedral.state import KState
+from engine.keythedral.steps import PhaseWindow
 from tests.keythedral.scene import deal_law, give, play, texts
 from tests.keythedral.scene_laws import (
     actions_table,
@@ -56,7 +58,7 @@ def hand_options(state: KState, seat: int) -> list[str]:
 
 def window(state: KState) -> str | None:
     """The kind of the open law window (None: none open)."""
-    return state.windows[-1]["kind"] if state.windows else None
+    return state.windows[-1].KIND if state.windows else None
 
 
 def all_continue(state: KState) -> None:
@@ -75,11 +77,11 @@ def to_phase_three(state: KState) -> None:
 def at_stage(state: KState, stage: int) -> None:
     """Earlier stages all taken (by grey) and this stage's tiles turned up: a scene for later-stage purchases."""
     for space in state.mat:
-        if space["stage"] < stage:
-            space["taken"] = 2
-            state.tiles[2].append([space["space"], space["tile"], space["stage"]])
-        if space["stage"] == stage:
-            space["up"] = True
+        if space.stage < stage:
+            space.taken = 2
+            state.tiles[2].append(Acquired(space.space, space.tile, space.stage))
+        if space.stage == stage:
+            space.up = True
 
 
 # --- the windows (T-13) -------------------------------------------------------------------------------------
@@ -126,8 +128,8 @@ def test_windows_open_at_the_start_of_phases_one_two_three_and_five() -> None:
     to_phase_one(state)
     while state.round == 1:
         top = state.windows[-1] if state.windows else None
-        if top and top["kind"] == "phase" and top["phase"] not in seen:
-            seen.append(top["phase"])
+        if isinstance(top, PhaseWindow) and top.phase not in seen:
+            seen.append(top.phase)
         quiet_step(state)
     assert seen == [1, 2, 3, 5]
 
@@ -172,7 +174,7 @@ def test_the_repeal_window_is_for_repeal_alone_and_any_time_cards_come_after() -
     """ruling T-13, T-40: the window after a law card is played offers Repeal Law only; once the card took effect
     the phase window asks everyone again, and an any-time card (Unsafe Fence) may be played there."""
     state = table()
-    state.fences.append({"seat": 2, "square": "M12+", "field": "M12"})
+    state.fences.append(Fence(2, "M12+", "M12"))
     state.fences_built[2] = 1
     hold(state, 0, "start-order")
     hold(state, 1, "unsafe-fence")
@@ -213,7 +215,7 @@ def test_playing_a_law_is_not_an_action() -> None:
     play(state, 1, "pass")
     play(state, 2, "pass")
     own_turn(state, 0, "law upgrade-cottage 1")
-    assert state.cottages[0][0]["house"]
+    assert state.cottages[0][0].house
     assert GAME.to_act(state) == [0]
     assert "house 2" in legal(state, 0)
     play(state, 0, "pass")
@@ -295,7 +297,7 @@ def test_work_order_sets_all_five_numbers_and_the_first_placer_rotates() -> None
     assert not any(a.startswith("order") for s in range(3) for a in legal(state, s))
     run_while(state, lambda s: s.phase == "workers")
     assert state.phase != "workers"
-    assert state.markers == [[3, 0], [1, 1], [5, 2], [2, 0], [4, 1]]
+    assert state.markers == [Marker(3, 0), Marker(1, 1), Marker(5, 2), Marker(2, 0), Marker(4, 1)]
 
 
 def test_work_order_only_at_the_start_of_phase_one() -> None:
@@ -325,7 +327,7 @@ def test_price_increase_adds_a_cube_of_a_type_shown_chosen_by_the_buyer() -> Non
     all_continue(state)
     assert legal(state, 0) == ["add blue", "add green", "withdraw"]
     play(state, 0, "add green")
-    assert [t[0] for t in state.tiles[0]] == ["1.2"]
+    assert [t.space for t in state.tiles[0]] == ["1.2"]
     assert {c: k for c, k in state.cubes[0].items() if k} == {"blue": 1, "red": 1}
     assert state.store["green"] == store["green"] + 2
     assert GAME.to_act(state) == [1]
@@ -338,7 +340,7 @@ def test_price_increase_is_not_played_on_ones_own_purchase() -> None:
     give_cost(state, 0, cost(state, "1.1"))
     assert "law price-increase" not in hand_options(state, 0)
     play(state, 0, "buy 1.1")
-    assert state.windows == [] and [t[0] for t in state.tiles[0]] == ["1.1"]
+    assert state.windows == [] and [t.space for t in state.tiles[0]] == ["1.1"]
 
 
 def test_a_price_increase_the_buyer_cannot_pay_blocks_the_purchase_without_using_the_turn() -> None:
@@ -378,7 +380,7 @@ def test_a_price_increase_not_paid_stays_under_the_tile_for_the_next_buyer() -> 
     play(state, 1, "buy 1.2")
     assert legal(state, 1) == ["add blue", "withdraw"]
     play(state, 1, "add blue")
-    assert [t[0] for t in state.tiles[1]] == ["1.2"]
+    assert [t.space for t in state.tiles[1]] == ["1.2"]
     assert sum(state.cubes[1].values()) == 0
 
 
@@ -398,7 +400,7 @@ def test_price_decrease_takes_one_cube_off_chosen_by_the_buyer() -> None:
     assert legal(state, 0) == ["drop black", "drop brown", "drop blue", "drop green"]
     play(state, 0, "drop blue")
     assert {c: k for c, k in state.cubes[0].items() if k} == {"blue": 1}
-    assert [t[0] for t in state.tiles[0]] == ["1.1"]
+    assert [t.space for t in state.tiles[0]] == ["1.1"]
 
 
 def test_price_decrease_makes_a_tile_affordable() -> None:
@@ -427,7 +429,7 @@ def test_price_decrease_stays_under_the_tile() -> None:
     play(state, 1, "buy 1.3")
     assert legal(state, 1) == ["drop green"]
     play(state, 1, "drop green")
-    assert [t[0] for t in state.tiles[1]] == ["1.3"]
+    assert [t.space for t in state.tiles[1]] == ["1.3"]
 
 
 def test_price_decrease_never_takes_off_gold() -> None:
@@ -455,7 +457,7 @@ def test_upgrade_cottage_makes_one_of_ones_cottages_a_house_for_free() -> None:
     hold(state, 0, "upgrade-cottage")
     assert hand_options(state, 0) == ["law upgrade-cottage 1", "law upgrade-cottage 2", "law upgrade-cottage 3"]
     own_turn(state, 0, "law upgrade-cottage 2")
-    assert state.cottages[0][1]["house"]
+    assert state.cottages[0][1].house
     assert sum(state.cubes[0].values()) == 0
     assert GAME.to_act(state) == [0]
 
@@ -476,7 +478,7 @@ def test_substitution_pays_resource_cubes_with_other_resources() -> None:
     play(state, 0, "buy 1.1")
     for _ in range(4):
         play(state, 0, "give red")
-    assert [t[0] for t in state.tiles[0]] == ["1.1"]
+    assert [t.space for t in state.tiles[0]] == ["1.1"]
     assert state.store["red"] == store + 4
 
 
@@ -492,7 +494,7 @@ def test_substitution_swaps_resources_and_one_craft_in_one_purchase() -> None:
     assert "give purple" in legal(state, 0)
     for colour in ["purple"] + ["black"] * 7:
         play(state, 0, f"give {colour}")
-    assert [t[0] for t in state.tiles[0]] == ["3.1"]
+    assert [t.space for t in state.tiles[0]] == ["3.1"]
 
 
 def test_substitution_swaps_only_one_craft_cube() -> None:
@@ -549,12 +551,12 @@ def test_the_nominated_cottage_works_now_and_not_when_its_number_comes() -> None
     assert GAME.to_act(state) == [0]
     assert legal(state, 0)[:1] == ["worker n14"]  # cottage 2 (N14+) now
     play(state, 0, "worker n14")
-    assert state.workers["N14"] == [0, 2]
+    assert state.workers["N14"] == Worker(0, 2)
     run_while(state, lambda s: s.step != "order")
     assert GAME.to_act(state) == [1]
     play(state, 1, "order 2")
     run_while(state, lambda s: len(s.markers) < 3 and s.phase == "workers")
-    assert [f for f, w in state.workers.items() if w == [0, 2]] == ["N14"]
+    assert [f for f, w in state.workers.items() if w == Worker(0, 2)] == ["N14"]
 
 
 # --- 7 Craft Bargain ------------------------------------------------------------------------------------------------
@@ -610,7 +612,7 @@ def test_unexpected_harvest_lets_the_player_choose_each_cube_of_one_field_type()
     assert law_options(state, 0) == ["law unexpected-harvest woods"]
     play(state, 0, "law unexpected-harvest woods")
     all_continue(state)
-    assert GAME.to_act(state) == [0] and state.pending["kind"] == "take"
+    assert GAME.to_act(state) == [0] and state.pending.KIND == "take"
     play(state, 0, "take red")
     play(state, 0, "take blue")
     assert {c: k for c, k in state.cubes[0].items() if k} == {"red": 1, "blue": 1}
@@ -622,7 +624,7 @@ def test_unexpected_harvest_lets_the_player_choose_each_cube_of_one_field_type()
 
 def _fenced_scene(holder: int) -> KState:
     state = table()
-    state.fences.append({"seat": 2, "square": "M12+", "field": "M12"})
+    state.fences.append(Fence(2, "M12+", "M12"))
     state.fences_built[2] = 1
     hold(state, holder, "broken-fences")
     to_phase_one(state)
@@ -651,7 +653,7 @@ def test_broken_fences_lets_the_named_player_ignore_fences_this_round() -> None:
     assert law_options(state, 0) == ["law broken-fences blue", "law broken-fences yellow", "law broken-fences grey"]
     play(state, 0, "law broken-fences yellow")
     assert "worker m12" in _yellow_number_one(state)
-    assert {"seat": 2, "square": "M12+", "field": "M12"} in state.fences
+    assert Fence(2, "M12+", "M12") in state.fences
 
 
 def test_broken_fences_on_ones_own_placement() -> None:
@@ -703,8 +705,8 @@ def test_the_buyer_may_repeal_a_price_increase() -> None:
     assert window(state) == "repeal" and GAME.to_act(state) == [0]
     play(state, 0, "law repeal")
     all_continue(state)
-    assert [t[0] for t in state.tiles[0]] == ["1.2"]
-    assert next(s for s in state.mat if s["space"] == "1.2")["inc"] == 0
+    assert [t.space for t in state.tiles[0]] == ["1.2"]
+    assert flow.mat_space(state, "1.2").inc == 0
 
 
 def test_repeal_only_answers_a_card_just_played() -> None:
@@ -726,7 +728,7 @@ def test_unsafe_fence_removes_a_fence_for_good_at_any_time() -> None:
     """rules: Appendix, card 11: any fence is dismantled and cannot be re-laid; played at any time (here the start
     of phase one)."""
     state = table()
-    state.fences.append({"seat": 2, "square": "M12+", "field": "M12"})
+    state.fences.append(Fence(2, "M12+", "M12"))
     state.fences_built[2] = 1
     hold(state, 0, "unsafe-fence")
     to_phase_one(state)
@@ -796,10 +798,10 @@ def test_design_change_swaps_a_tile_for_an_unused_one_of_its_stage() -> None:
     joins them; on one's own turn it uses no action."""
     state = actions_table(start=0)
     hold(state, 0, "design-change")
-    old = next(s for s in state.mat if s["space"] == "1.2")["tile"]
+    old = flow.mat_space(state, "1.2").tile
     pool = list(state.unused["1"])
     own_turn(state, 0, "law design-change 1.2")
-    new = next(s for s in state.mat if s["space"] == "1.2")["tile"]
+    new = flow.mat_space(state, "1.2").tile
     assert new in pool and new != old
     assert sorted(state.unused["1"]) == sorted([t for t in pool if t != new] + [old])
     assert GAME.to_act(state) == [0]
@@ -814,10 +816,10 @@ def test_design_change_against_a_purchase_blocks_it_and_the_buyer_keeps_the_turn
     play(state, 2, "pass")
     give_cost(state, 0, cost(state, "1.2"))
     before = dict(state.cubes[0])
-    old = next(s for s in state.mat if s["space"] == "1.2")["tile"]
+    old = flow.mat_space(state, "1.2").tile
     play(state, 0, "buy 1.2")
     play(state, 1, "law design-change 1.2")
-    assert next(s for s in state.mat if s["space"] == "1.2")["tile"] != old
+    assert flow.mat_space(state, "1.2").tile != old
     assert state.tiles[0] == [] and state.cubes[0] == before
     assert state.windows == [] and GAME.to_act(state) == [0]
     play(state, 0, "pass")
@@ -832,7 +834,7 @@ def test_design_change_on_another_space_does_not_block_the_purchase() -> None:
     play(state, 0, "buy 1.2")
     play(state, 1, "law design-change 1.3")
     all_continue(state)
-    assert [t[0] for t in state.tiles[0]] == ["1.2"]
+    assert [t.space for t in state.tiles[0]] == ["1.2"]
 
 
 def test_design_change_discards_price_changes_under_the_tile() -> None:
@@ -962,7 +964,7 @@ def test_downgrade_house_turns_any_players_house_back() -> None:
     hold(state, 0, "downgrade-house")
     assert hand_options(state, 0) == ["law downgrade-house yellow2", "law downgrade-house grey1"]
     own_turn(state, 0, "law downgrade-house yellow2")
-    assert not state.cottages[1][1]["house"] and state.cottages[2][0]["house"]
+    assert not state.cottages[1][1].house and state.cottages[2][0].house
 
 
 # --- 20 Start Order ---------------------------------------------------------------------------------------------
@@ -1011,7 +1013,7 @@ def test_start_order_at_the_start_of_phase_five() -> None:
     assert state.phase == "bidding" and window(state) == "phase"
     play(state, 1, "law start-order grey")
     all_continue(state)
-    assert state.bidding["b"] == 0 and state.start == 0
+    assert state.bidding.b == 0 and state.start == 0
     assert GAME.to_act(state) == [1]
 
 
@@ -1045,13 +1047,13 @@ def test_repealing_a_design_change_lets_the_purchase_go_ahead() -> None:
     state = actions_table(start=0)
     hold(state, 0, "repeal")
     hold(state, 1, "design-change")
-    old = next(s for s in state.mat if s["space"] == "1.2")["tile"]
+    old = flow.mat_space(state, "1.2").tile
     give_cost(state, 0, cost(state, "1.2"))
     play(state, 0, "buy 1.2")
     play(state, 1, "law design-change 1.2")
     play(state, 0, "law repeal")
     all_continue(state)
-    assert [t[:2] for t in state.tiles[0]] == [["1.2", old]]
+    assert [(t.space, t.tile) for t in state.tiles[0]] == [("1.2", old)]
 
 
 def test_a_buyer_who_can_pay_a_price_increase_may_withdraw() -> None:
@@ -1087,7 +1089,7 @@ def test_a_price_increase_and_a_decrease_under_one_tile_both_apply() -> None:
     play(state, 0, "add black")
     assert legal(state, 0) == ["drop green", "withdraw"]
     play(state, 0, "drop green")
-    assert [t[0] for t in state.tiles[0]] == ["1.2"] and sum(state.cubes[0].values()) == 0
+    assert [t.space for t in state.tiles[0]] == ["1.2"] and sum(state.cubes[0].values()) == 0
 
 
 def test_the_bargain_trade_is_the_turns_action() -> None:
@@ -1151,7 +1153,7 @@ def test_house_moratorium_is_not_offered_at_phase_five() -> None:
     hold(state, 0, "house-moratorium")
     for seat in (0, 1, 2):
         play(state, seat, "pass")
-    assert window(state) == "phase" and state.windows[-1]["phase"] == 5
+    assert window(state) == "phase" and state.windows[-1].phase == 5
     assert legal(state, 0) == ["continue"]
 
 
@@ -1206,7 +1208,7 @@ def test_work_order_lasts_one_round_only() -> None:
         play(state, 1, f"order {n}")
     all_continue(state)
     run_while(state, lambda s: s.phase == "workers")
-    assert [m[0] for m in state.markers] == [3, 1, 5, 2, 4]
+    assert [m.number for m in state.markers] == [3, 1, 5, 2, 4]
     run_while(state, lambda s: s.round == 1)
     assert state.round == 2 and state.phase == "workers" and state.step == "order" and not state.windows
     assert state.fixed_order is None
@@ -1214,7 +1216,7 @@ def test_work_order_lasts_one_round_only() -> None:
     assert GAME.to_act(state) == [chooser]
     assert legal(state, chooser) == [f"order {n}" for n in range(1, 6)]
     play(state, chooser, "order 4")
-    assert state.markers[0] == [4, chooser]
+    assert state.markers[0] == Marker(4, chooser)
     run_while(state, lambda s: s.step != "order")
     assert GAME.to_act(state) == [(chooser + 1) % 3]
     assert legal(state, (chooser + 1) % 3) == ["order 1", "order 2", "order 3", "order 5"]
@@ -1228,7 +1230,7 @@ def test_unexpected_harvest_changes_only_the_card_players_own_workers() -> None:
     to_harvest(state, {"O15": (0, 2), "M14": (1, 2), "N13": (2, 1)})  # all three woods
     play(state, 0, "law unexpected-harvest woods")
     all_continue(state)
-    assert GAME.to_act(state) == [0] and state.pending["left"] == 1
+    assert GAME.to_act(state) == [0] and state.pending.left == 1
     play(state, 0, "take red")
     assert state.phase == "actions" and state.pending is None
     assert {c: k for c, k in state.cubes[0].items() if k} == {"red": 1}
@@ -1298,7 +1300,7 @@ def test_with_open_tiles_price_decrease_and_design_change_target_only_the_curren
     """ruling T-30: in variation three every tile lies face up, but Price Decrease and Design Change may target
     only the untaken seats of the stage being built."""
     state = actions_table(start=0, open_tiles=True)
-    assert all(s["up"] for s in state.mat)
+    assert all(s.up for s in state.mat)
     hold(state, 0, "price-decrease", "design-change")
     stage_one = [f"1.{k}" for k in range(1, 5)]
     assert hand_options(state, 0) == ([f"law price-decrease {s}" for s in stage_one]
@@ -1313,7 +1315,7 @@ def test_with_open_tiles_price_decrease_and_design_change_target_only_the_curren
     assert hand_options(state, 0) == ([f"law price-decrease {s}" for s in stage_two]
                                       + [f"law design-change {s}" for s in stage_two])
     own_turn(state, 0, "law price-decrease 2.3")
-    assert next(s for s in state.mat if s["space"] == "2.3")["dec"] == 1
+    assert flow.mat_space(state, "2.3").dec == 1
 
 
 @pytest.mark.parametrize(("card", "left", "others"), [
@@ -1330,7 +1332,7 @@ def test_unexpected_harvest_with_a_doubled_harvest_chooses_every_cube_freely(car
     play(state, 0, "law unexpected-harvest woods")
     play(state, 0, f"law {card}")
     all_continue(state)
-    assert GAME.to_act(state) == [0] and state.pending["kind"] == "take" and state.pending["left"] == left
+    assert GAME.to_act(state) == [0] and state.pending.KIND == "take" and state.pending.left == left
     chosen = ["red", "blue", "green", "black"][:left]
     for colour in chosen:
         assert f"take {colour}" in legal(state, 0)

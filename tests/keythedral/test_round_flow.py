@@ -147,12 +147,12 @@ def test_a_random_game_ends_with_all_seventeen_tiles_taken(players: int, seed: i
     final, _ = random_playout(GAME, list(NAMES[:players]), seed, on_step=watch)
     assert GAME.is_over(final) and GAME.to_act(final) == []
     assert sum(len(t) for t in final.tiles) == 17
-    assert all(space["taken"] is not None for space in final.mat)
+    assert all(space.taken is not None for space in final.mat)
     for seat in range(players):
-        assert sorted(t[0] for t in final.tiles[seat]) == sorted(s["space"] for s in final.mat
-                                                                  if s["taken"] == seat)
+        assert sorted(t.space for t in final.tiles[seat]) == sorted(s.space for s in final.mat
+                                                                  if s.taken == seat)
     board = GAME.score(final, None)
-    assert {p.seat: p.total for p in board.players} == {s: sum(t[2] for t in final.tiles[s])
+    assert {p.seat: p.total for p in board.players} == {s: sum(t.stage for t in final.tiles[s])
                                                          for s in range(players)}
     assert taken_before[-1] == 16  # the action that took the last seat was the game's last one
 

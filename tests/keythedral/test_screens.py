@@ -165,7 +165,7 @@ def test_the_end_of_the_game_opens_every_screen() -> None:
     assert all(s["taken_by"] is not None for s in view["mat"])
     board = GAME.score(final, None)
     assert board.final and {p.seat: p.total for p in board.players} == {
-        s: sum(t[2] for t in final.tiles[s]) for s in range(3)}
+        s: sum(t.stage for t in final.tiles[s]) for s in range(3)}
 
 
 def test_a_projected_score_shows_only_the_seats_the_viewer_sees() -> None:
@@ -256,12 +256,12 @@ def test_a_resample_keeps_a_declared_purchase_payable() -> None:
     give(state, 2, brown=2, blue=2, red=2)
     give_cost(state, 0, cost(state, "1.1"))
     play(state, 0, "buy 1.1")
-    assert state.windows and state.windows[-1]["kind"] == "purchase"
-    tile = next(s for s in state.mat if s["space"] == "1.1")
+    assert state.windows and state.windows[-1].KIND == "purchase"
+    tile = flow.mat_space(state, "1.1")
     redraws = [GAME.resample_hidden(state, None, seed) for seed in range(25)]
-    assert all(can_buy(other, 0, next(s for s in other.mat if s["space"] == "1.1")) for other in redraws)
+    assert all(can_buy(other, 0, flow.mat_space(other, "1.1")) for other in redraws)
     assert any(other.cubes[0] != state.cubes[0] for other in redraws), "the buyer's cubes were never redrawn"
-    assert tile["inc"] == 0
+    assert tile.inc == 0
 
 
 def test_a_resample_keeps_every_bid_covered() -> None:
@@ -298,10 +298,10 @@ def test_the_end_and_a_raised_price_are_reveals_that_cannot_be_undone() -> None:
         before = GAME.from_json(GAME.to_json(raised))
         play(raised, GAME.to_act(raised)[0], "continue")
         closing.append(GAME.is_undo_barrier(before, raised))
-    assert next(s for s in raised.mat if s["space"] == "1.1")["inc"] == 1
+    assert flow.mat_space(raised, "1.1").inc == 1
     assert closing and closing[-1] and not any(closing[:-1])
     last = actions_table()
-    for seat, name in enumerate(s["space"] for s in last.mat[:-1]):
+    for seat, name in enumerate(s.space for s in last.mat[:-1]):
         buy_as(last, seat % 3, name)
     turn_to(last, 1)
     give_cost(last, 1, cost(last, "5.2"))

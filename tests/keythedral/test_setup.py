@@ -104,20 +104,20 @@ def test_fields_used_are_those_numbered_up_to_the_player_count(players: int) -> 
     """Set up: the field tiles used are those numbered no higher than the number of players; the others are
     removed. After the set-up the board holds exactly those tiles, each once."""
     state = played_setup(players)
-    ids = [row[2] for row in state.fields.values()]
+    ids = [row.tile for row in state.fields.values()]
     assert len(ids) == len(set(ids))
     expected = sorted(t.id for t in COMPONENTS.fields if t.back <= players)
     assert sorted(ids) == expected
-    assert all(tuple(row[:2]) == tile(row[2]) for row in state.fields.values())
+    assert all((row.terrain, row.back) == tile(row.tile) for row in state.fields.values())
 
 
 def test_two_players_use_two_number_one_fields_and_the_ten_number_two_fields() -> None:
     """Variation one, items 1 and 2: with two players, one quarry and one woods numbered 1, plus the ten
     number-2 field tiles: twelve fields in all."""
     state = played_setup(2)
-    backs = Counter(row[1] for row in state.fields.values())
+    backs = Counter(row.back for row in state.fields.values())
     assert backs == {1: 2, 2: 10}
-    ones = sorted(row[0] for row in state.fields.values() if row[1] == 1)
+    ones = sorted(row.terrain for row in state.fields.values() if row.back == 1)
     assert ones == ["quarry", "woods"]
 
 
@@ -150,7 +150,7 @@ def test_two_player_cottage_may_stand_where_the_keythedral_would_be() -> None:
     state = start(2)
     play(state, 0, "field m14")
     play(state, 0, "cottage 1 m13+")
-    assert state.cottages[0][0]["at"] == "M13+"
+    assert state.cottages[0][0].at == "M13+"
 
 
 # --- Set up: laying in turn -----------------------------------------------------------------------------------
@@ -166,7 +166,7 @@ def test_each_player_lays_a_field_then_a_cottage_in_turn_from_the_start_player(p
     for seat in range(players):
         numbers = sorted(int(text.split()[1]) for s, text in moves if s == seat and text.startswith("cottage"))
         assert numbers == [1, 2, 3, 4, 5]
-        assert all(c["at"] for c in state.cottages[seat])
+        assert all(c.at for c in state.cottages[seat])
     assert state.phase == "workers" and state.round == 1
 
 
@@ -229,7 +229,7 @@ def test_a_field_may_touch_only_a_cottage() -> None:
         assert f"field {spot.lower()}" in legal(state, 1)
     drawn = tile(state.drawn or "")
     play(state, 1, "field l11")
-    assert tuple(state.fields["L11"][:2]) == drawn
+    assert (state.fields["L11"].terrain, state.fields["L11"].back) == drawn
     with pytest.raises(IllegalAction):  # touches neither a field nor a cottage
         GAME.parse(state, 1, "field j9")
 
@@ -291,7 +291,7 @@ def test_the_drawn_field_is_shown_to_everyone() -> None:
         assert GAME.view(state, 2)["drawn_field"] == public
         spot = legal(state, seat)[0].split()[1].upper()
         play(state, seat, f"field {spot}")
-        assert (state.fields[spot][0], state.fields[spot][1]) == (terrain, back)
+        assert (state.fields[spot].terrain, state.fields[spot].back) == (terrain, back)
         events = play(state, seat, legal(state, seat)[0])
         draw = [e for e in events if "draws" in e.text]
         assert draw and draw[0].public and tile(state.drawn or "")[0] in draw[0].text
@@ -314,7 +314,7 @@ def test_stage_one_tiles_turn_face_up_when_the_set_up_ends(players: int) -> None
     mat = GAME.view(state, None)["mat"]
     for space in mat:
         if space["stage"] == 1:
-            cost = next(b.cost for b in COMPONENTS.buildings if b.id == state.mat[mat.index(space)]["tile"])
+            cost = next(b.cost for b in COMPONENTS.buildings if b.id == state.mat[mat.index(space)].tile)
             assert space["face_up"] and space["cost"] == list(cost)
         else:
             assert not space["face_up"] and space["cost"] is None

@@ -19,7 +19,7 @@ from tests.keythedral.scene import NAMES, at_actions, give, legal, play, played_
 
 def cost(state: KState, space: str) -> tuple[str, ...]:
     """The printed cost of the tile on a mat space."""
-    tile = next(s["tile"] for s in state.mat if s["space"] == space)
+    tile = next(s.tile for s in state.mat if s.space == space)
     return next(b.cost for b in COMPONENTS.buildings if b.id == tile)
 
 
@@ -143,9 +143,9 @@ def test_open_tiles_variation_still_builds_stage_by_stage() -> None:
         give_cost(state, seat, cost(state, space))
         assert GAME.to_act(state) == [seat]
         play(state, seat, f"buy {space}")
-        assert state.mat[k]["taken"] == seat
+        assert state.mat[k].taken == seat
     assert GAME.to_act(state) == [0]
     play(state, 0, "pass")
     assert "buy 2.1" in legal(state, 1)
     play(state, 1, "buy 2.1")
-    assert [t[0] for t in state.tiles[1]] == ["1.3", "2.1"]
+    assert [t.space for t in state.tiles[1]] == ["1.3", "2.1"]

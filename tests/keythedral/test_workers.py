@@ -22,7 +22,7 @@ BLOCK = {f"{LETTERS[x]}{y + 1}": TERRAINS[(x + y) % 5] for x in range(10, 15) fo
 
 def workers_of(state: KState, seat: int) -> dict[str, int]:
     """Field -> cottage number, for a seat's workers on the board."""
-    return {f: w[1] for f, w in state.workers.items() if w[0] == seat}
+    return {f: w.cottage for f, w in state.workers.items() if w.seat == seat}
 
 
 def worker_fields(state: KState, seat: int) -> set[str]:

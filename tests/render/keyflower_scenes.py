@@ -28,7 +28,8 @@ def busiest(names: list[str], seed: int, when: Callable[[KfState], bool],
 
     def hook(state: KfState, seat: int, action: Any) -> None:
         if state.phase == "turns" and not state.pending and when(state):
-            busy = sum(len(p["bids"]) + len(p["uses"]) for p in state.places.values())
+            busy = sum(len(p.bids) + len(p.uses) for p in state.places.values())
+
             if busy > best[2]:
                 best[:] = [GAME.view(state, None), GAME.to_json(state), busy]
 

@@ -152,7 +152,7 @@ def mat_entries(taken: Mapping[str, int], face_up_stages: Iterable[int], price_c
                 "space": space, "stage": stage, "face_up": shown,
                 "tile": f"b{stage}-{slot + 1}" if shown else None,
                 "cost": list(COSTS[space]) if shown else None,
-                "reconstructed": shown and space not in real,
+                "reconstructed": shown and space not in real, "taken": space in taken,
                 "taken_by": taken.get(space), "price_change": price_change.get(space, 0) if shown else 0,
             })
     return entries
@@ -187,11 +187,12 @@ def base_view(players: int, *, two_player: bool = False) -> View:
     return {
         "game": "keythedral", "viewer": None, "names": list(NAMES[:players]), "colours": list(COLOURS[:players]),
         "round": 1, "variation": {"two_player": two_player, "no_laws": False, "open_tiles": False},
-        "phase": "setup", "step": "field", "start_player": 0, "to_act": [0], "waiting_for": "",
+        "open_screens": False, "phase": "setup", "step": "field", "start_player": 0, "to_act": [0], "waiting_for": "",
         "keythedral": None if two_player else "M13+",
         "fields": [], "drawn_field": None, "field_stack": 0, "cottages": [], "fences": [],
         "fences_left": [3] * players, "workers": [], "work_order": [], "current_number": None, "mat": [],
-        "stage": 1, "craftsmen": {"white": 10, "purple": 10, "yellow": 10}, "store": dict(SUPPLY),
+        "stage": 1, "craftsmen": {"white": 10, "purple": 10, "yellow": 10},
+        "store": {**SUPPLY, "white": 0, "purple": 0, "yellow": 0},
         "law_spaces": [True] if two_player else [True, True], "law_stack": 19 if two_player else 18,
         "laws_played": [], "players": [], "bids": [], "effects": [], "pending": None,
     }

@@ -52,7 +52,8 @@ def keythedral_tables() -> list[Render]:
     later = copy.deepcopy(views[0])
     later["workers"] = later["workers"][1:]
     later["to_act"] = [2]
-    later["players"][0]["cubes"] = {"black": 4}
+    cubes = dict.fromkeys(("black", "brown", "blue", "green", "red", "white", "purple", "yellow"), 0)
+    later["players"][0].update(cubes=cubes | {"black": 4}, cube_count=4, tiles=[], points=0)  # a screen opened
     return [functools.partial(keythedral.render, view) for view in [*views, later]]
 
 

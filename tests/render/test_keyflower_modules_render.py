@@ -44,13 +44,14 @@ def _wild(group: Any) -> bool:
 
 def spring_celeste(state: KfState) -> bool:
     """A spring turn with two bids or more on Key Celeste."""
-    return state.season == 0 and len(state.places.get("key-celeste", {}).get("bids", {})) >= 2
+    return state.season == 0 and "key-celeste" in state.places and len(state.places["key-celeste"].bids) >= 2
 
 
 def summer_ghost(state: KfState) -> bool:
     """A summer turn with the ghost played and a bid holding Sven or Paulo."""
     return state.season == 1 and bool(state.ghost_at) and any(
-        len(b) > 3 and _wild(b[3]) for p in state.places.values() for b in p["bids"].values())
+        _wild(b.group) for p in state.places.values() for b in p.bids.values())
+
 
 
 def placing_celeste(state: KfState) -> bool:

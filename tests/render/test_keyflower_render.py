@@ -120,9 +120,15 @@ def test_the_same_view_gives_the_same_bytes(scenario: str) -> None:
     assert_the_same_bytes(table(scenario))
 
 
-def test_a_view_with_only_the_bare_keys_renders() -> None:
-    view: dict[str, Any] = {"viewer": None, "names": ["Ana", "Ben"], "season": "spring", "phase": "turns"}
-    assert png(render(view)).width == WIDTH
+@pytest.mark.parametrize("key", ["places", "start_player", "stacks", "modules"])
+def test_a_view_missing_a_key_is_refused_rather_than_drawn_with_a_default(key: str) -> None:
+    """The renderer reads the typed view (engine.keyflower.view.KfView) by plain subscripts: a key renamed or left
+    out raises KeyError instead of silently drawing a default (issue 40)."""
+    view = table("autumn_4p")
+    del view[key]
+    with pytest.raises(KeyError):
+        render(view)
+
 
 
 def test_an_unknown_tile_id_still_renders() -> None:

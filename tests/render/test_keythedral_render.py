@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from engine.core import PlayerScore, Scoreboard, ScoreLine
+from engine.keythedral import GAME
 from render.keythedral import (
     LATTICE_W,
     MAX_LATTICE_H,
@@ -137,11 +138,22 @@ def test_a_tall_lattice_gets_smaller_cells_not_a_taller_image() -> None:
     assert png(render(view)).height < 1900
 
 
-def test_a_view_with_only_the_bare_keys_renders() -> None:
-    """Empty lists and missing optional parts (no mat yet, no players' cubes) do not break the image."""
-    view: dict[str, Any] = {"viewer": None, "phase": "setup", "names": ["Ana", "Ben", "Cy"],
-                            "colours": ["blue", "yellow", "grey"], "players": []}
-    assert png(render(view)).width == WIDTH
+def test_the_hand_built_views_have_every_key_of_the_engines_view(scenario: str) -> None:
+    """The views here stand for the engine's public view (engine.keythedral.view.KView): every key it has is there,
+    the store's eight colours too."""
+    engine_view = GAME.view(GAME.setup(["Ana", "Ben", "Cy"], 1, {}), None)
+    view = sample_view(scenario)
+    assert set(engine_view) <= set(view) and set(engine_view["store"]) == set(view["store"])
+
+
+@pytest.mark.parametrize("key", ["players", "mat", "fields", "cottages", "store", "phase"])
+def test_a_view_missing_a_key_is_refused_not_drawn_with_a_default(key: str) -> None:
+    """Issue 40: the renderer reads every key of the typed view by name, so a key renamed or left out fails loudly
+    instead of drawing a default."""
+    view = sample_view("midgame")
+    del view[key]
+    with pytest.raises(KeyError):
+        render(view)
 
 
 # --- Labels and the lattice --------------------------------------------------------------------------------

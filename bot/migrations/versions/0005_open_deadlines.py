@@ -10,7 +10,7 @@ Create Date: 2026-11-27
   prompts through ix_prompts_game_status.
 
 A play closes a decision or moves a turn's decision to its next step, and each index entry written is more for
-SQLite's COMMIT to log (docs/benchmarks.md, sixth pass).
+SQLite's COMMIT to log (measured in issue 17: `git show d8e1394:docs/benchmarks.md`, "Sixth pass").
 """
 
 from __future__ import annotations
