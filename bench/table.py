@@ -45,6 +45,7 @@ from sqlmodel import SQLModel  # noqa: E402
 
 from bot import games as registry  # noqa: E402
 from bot.heap import freeze_long_lived  # noqa: E402
+from bot.records import GameOptions, PromptPayload  # noqa: E402
 from bot.store import GameRow, PromptRow, SeatRow, SnapshotRow, Store, now  # noqa: E402
 from bot.table import Command, Table, Where, Who  # noqa: E402
 from engine.keyper import GAME  # noqa: E402
@@ -111,8 +112,8 @@ def interpreter() -> str:
 def store_games(store: Store, count: int, seed: int) -> tuple[float, list[int]]:
     """Insert `count` started games (rows, seats, opening snapshot, turn decision) in bulk; returns the seconds and
     their ids."""
-    options = json.dumps({"decision_minutes": 720, "max_players": 4, "min_players": 2, "names": NAMES,
-                          "reminder_hours": 24}, sort_keys=True)
+    options = GameOptions.from_json(json.dumps({"decision_minutes": 720, "max_players": 4, "min_players": 2,
+                                                "names": NAMES, "reminder_hours": 24}))
     begin = time.perf_counter()
     ids: list[int] = []
     for first in range(0, count, CHUNK):
@@ -131,7 +132,7 @@ def store_games(store: Store, count: int, seed: int) -> tuple[float, list[int]]:
                 state = json.dumps(GAME.to_json(GAME.setup(NAMES, row.seed)), separators=(",", ":"), sort_keys=True)
                 tx.session.add(SnapshotRow(game_id=row.id, version=1, state=state))
                 tx.session.add(PromptRow(game_id=row.id, kind="turn", seat=0, key=f"turn:0:{1}",
-                                         deadline=deadline, payload='{"must": true, "default": null}'))
+                                         deadline=deadline, payload=PromptPayload(must=True)))
     return time.perf_counter() - begin, ids
 
 

@@ -2,46 +2,24 @@
 was worked out from that state (the engine's open decisions, legal actions, trial moves) and the names to show.
 
 The table (bot/table/) and the replay export (bot/export.py) both read games through it, so it imports neither.
-It is also where the table's typed records meet the store's rows: game_options / set_game_options and
-prompt_payload / set_prompt_payload are the only places the JSON of a game's options or a prompt's payload is read
-or written (bot/records.py does the conversion).
+A game row's options and a prompt row's payload are typed records (bot/records.py); the store alone turns them into
+JSON and back (bot/store/rows.py, StoredJson).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import GameEntry
-from bot.records import PromptPayload, TableNotes, read_game_options, write_game_options
+from bot.records import TableNotes
 from bot.store import ActionRow, GameRecord, PromptRecord, SeatRecord, Tx
 from engine.core import Decision, Event, Game, Playout, clone
 
 TIMEOUT_AUTHOR = "timeout"
 AUTO_AUTHOR = "auto"  # an action Keywood played because it was the only one possible
 STANDIN_AUTHOR = "standin"  # an action Keywood's stand-in chose for a computer seat (engine.standin)
-
-
-def game_options(row: GameRecord) -> tuple[dict[str, Any], TableNotes]:
-    """A game row's options (the registry's values) and the table's notes, read from the row."""
-    return read_game_options(row.options)
-
-
-def set_game_options(row: GameRecord, options: Mapping[str, Any], notes: TableNotes) -> None:
-    """Write a game's options and notes into its row (the caller stores the row)."""
-    row.options = write_game_options(options, notes)
-
-
-def prompt_payload(row: PromptRecord) -> PromptPayload:
-    """A prompt row's payload."""
-    return PromptPayload.from_json(row.payload)
-
-
-def set_prompt_payload(row: PromptRecord, payload: PromptPayload) -> None:
-    """Write a payload into a prompt row (the caller stores the row)."""
-    row.payload = payload.to_json()
 
 
 @dataclass(frozen=True)
@@ -79,7 +57,6 @@ class Loaded:
     standing_in: set[int] = field(default_factory=set)  # seats whose clock ran out: the stand-in plays their turn
     _prompts: list[PromptRecord] | None = field(default=None, repr=False)
     _decisions: tuple[Any, list[Decision]] | None = field(default=None, repr=False)
-    _options: tuple[str, dict[str, Any], TableNotes] | None = field(default=None, repr=False)
     _legal: dict[int, list[Any]] = field(default_factory=dict, repr=False)
     _trials: dict[tuple[int, int], Trial] = field(default_factory=dict, repr=False)
 
@@ -153,19 +130,13 @@ class Loaded:
 
     @property
     def options(self) -> dict[str, Any]:
-        """The game's stored options (read once while the row's stay the same)."""
-        return self._read_options()[0]
+        """The game's stored options (a copy: a change is stored by writing the row's options)."""
+        return dict(self.row.options.values)
 
     @property
     def notes(self) -> TableNotes:
-        """The table's stored notes about the game (read once while the row's options stay the same)."""
-        return self._read_options()[1]
-
-    def _read_options(self) -> tuple[dict[str, Any], TableNotes]:
-        """The row's options and notes, read again only when its text changed."""
-        if self._options is None or self._options[0] != self.row.options:
-            self._options = (self.row.options, *game_options(self.row))
-        return self._options[1], self._options[2]
+        """The table's stored notes about the game."""
+        return self.row.options.notes
 
     def seat_of(self, user_id: str) -> int | None:
         """The seat of a user, if seated."""

@@ -166,6 +166,23 @@ def write_game_options(options: Mapping[str, Any], notes: TableNotes) -> str:
 
 
 @dataclass(frozen=True)
+class GameOptions:
+    """A game row's options: the game's own (the registry's values) and the table's notes, stored as one object."""
+
+    values: Mapping[str, Any] = field(default_factory=dict)
+    notes: TableNotes = field(default_factory=TableNotes)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameOptions:
+        """The options as stored (JSON text)."""
+        return cls(*read_game_options(text))
+
+    def to_json(self) -> str:
+        """The options as stored."""
+        return write_game_options(self.values, self.notes)
+
+
+@dataclass(frozen=True)
 class Timer:
     """A decision's running clock: when it runs (or ran) out, and its stage."""
 

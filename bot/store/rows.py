@@ -13,6 +13,9 @@ from typing import Any
 from sqlalchemy import BigInteger, Column, DateTime, Dialect, Index, Integer, LargeBinary, UniqueConstraint, text
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
+from sqlmodel.sql.sqltypes import AutoString
+
+from bot.records import GameOptions, PromptPayload
 
 LIVE = ("lobby", "active")
 # Partial indexes' conditions, which a query must state as written for the database to use the index.
@@ -67,7 +70,25 @@ class UTCTime(TypeDecorator[datetime]):
 
 def columns(row: SQLModel) -> dict[str, Any]:
     """A row's column values by name, its id left out: what an UPDATE of the row by its id sets."""
-    return row.model_dump(exclude={"id"})
+    return {name: getattr(row, name) for name in type(row).model_fields if name != "id"}
+
+
+class StoredJson(TypeDecorator[Any]):
+    """A typed record (bot/records.py) in a text column, as its JSON: the one place the table's records are
+    serialised."""
+
+    impl = AutoString
+    cache_ok = True
+
+    def __init__(self, record: type[GameOptions] | type[PromptPayload]) -> None:
+        super().__init__()
+        self.record = record
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> str | None:
+        return None if value is None else str(value.to_json())
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> Any:
+        return None if value is None else self.record.from_json(value)
 
 
 class GameRow(SQLModel, table=True):
@@ -79,7 +100,7 @@ class GameRow(SQLModel, table=True):
     guild_id: str = Field(index=True)
     channel_id: str = Field(index=True)
     game: str
-    options: str = "{}"
+    options: GameOptions = Field(default_factory=GameOptions, sa_type=StoredJson(GameOptions))
     seed: int = Field(sa_type=BIG)  # signed 64 bits, secret until the game ends (bot.table.draw_seed)
     status: str = Field(default="lobby", index=True)
     version: int = 0
@@ -144,7 +165,7 @@ class PromptRow(SQLModel, table=True):
     seat: int | None = None
     key: str = Field(default="", sa_column_kwargs={"server_default": ""})
     deadline: datetime = Field(sa_type=UTCTime)
-    payload: str = "{}"
+    payload: PromptPayload = Field(default_factory=PromptPayload, sa_type=StoredJson(PromptPayload))
     status: str = "open"
     answer: str | None = None
     created_at: datetime = Field(default_factory=now, sa_type=UTCTime)

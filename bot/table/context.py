@@ -11,8 +11,8 @@ from typing import Any
 
 from bot import games
 from bot.games import GameEntry
-from bot.loaded import Known, Loaded, set_game_options
-from bot.records import TableNotes
+from bot.loaded import Known, Loaded
+from bot.records import GameOptions, TableNotes
 from bot.store import GameRecord, Store, Tx
 from bot.table.commands import Command, TableChanged, TableError
 from engine import standin
@@ -123,5 +123,5 @@ def require_host(row: GameRecord, cmd: Command, what: str) -> None:
 
 def save_table(tx: Tx, row: GameRecord, options: Mapping[str, Any], notes: TableNotes) -> None:
     """Store a table's changed options or notes (clock settings, time away, seats offered to substitutes...)."""
-    set_game_options(row, options, notes)
+    row.options = GameOptions(options, notes)
     tx.set_status(row, row.status)

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot import clocks
 from bot.clocks import Clock
-from bot.loaded import Loaded, prompt_payload, set_prompt_payload
+from bot.loaded import Loaded
 from bot.records import PromptPayload
 from bot.store import PromptRecord, Tx
 from bot.table.commands import Outcome, PromptNote, is_computer
@@ -36,7 +36,7 @@ def sync_decisions(ctx: Context, tx: Tx, game: Loaded, moment: datetime, outcome
     ending = [p for p in rows if (p.seat, p.key) not in wanted]
     for decision in decisions:
         row = by_key.get((decision.seat, decision.key))
-        newly_due = row is None or (decision.must and not prompt_payload(row).must)
+        newly_due = row is None or (decision.must and not row.payload.must)
         if row is None:
             private = decision.kind != TURN or not decision.public_choices
             reused = None if private else next((p for p in ending if _reusable(p, decision)), None)
@@ -47,8 +47,8 @@ def sync_decisions(ctx: Context, tx: Tx, game: Loaded, moment: datetime, outcome
                 since = digest(tx, game, decision.seat) if decision.must and decision.kind == TURN else []
                 outcome.opened.append(note(game, row, decision, context=outcome.public, digest=since))
         elif newly_due:
-            payload = replace(prompt_payload(row), must=True)
-            set_prompt_payload(row, start_clock(game, row, payload, moment) if decision.default is None else payload)
+            payload = replace(row.payload, must=True)
+            row.payload = start_clock(game, row, payload, moment) if decision.default is None else payload
             tx.save_prompt(row)
         if decision.must and newly_due:
             outcome.mention.append(game.user_of(decision.seat).user_id)
@@ -69,7 +69,7 @@ def adopt_legacy(tx: Tx, decisions: list[Decision], rows: list[PromptRecord],
             continue
         del by_key[(prompt.seat, "")]
         prompt.key = match.key
-        set_prompt_payload(prompt, replace(prompt_payload(prompt), must=match.must, default=match.default))
+        prompt.payload = replace(prompt.payload, must=match.must, default=match.default)
         tx.save_prompt(prompt)
         by_key[(match.seat, match.key)] = prompt
 
@@ -89,8 +89,7 @@ def _open_prompt(ctx: Context, tx: Tx, game: Loaded, decision: Decision, moment:
     else:
         row = PromptRecord(game_id=game.id, kind=decision.kind, seat=decision.seat, key=decision.key,
                            deadline=moment + wait)
-    set_prompt_payload(row, start_clock(game, row, payload, moment) if decision.must and decision.default is None
-                       else payload)
+    row.payload = start_clock(game, row, payload, moment) if decision.must and decision.default is None else payload
     if reuse is not None:
         tx.save_prompt(row)
         return row
@@ -113,11 +112,11 @@ def retime(ctx: Context, tx: Tx, game: Loaded, moment: datetime, seat: int | Non
     """Start the open decisions' clocks afresh (every seat's, or one seat's): after the clock changed (or was
     taken away), or when a seat changed hands."""
     for prompt in game.open_prompts(tx):
-        payload = prompt_payload(prompt)
+        payload = prompt.payload
         if not payload.must or payload.default is not None or seat not in (None, prompt.seat):
             continue
         prompt.deadline = moment + ctx.remind_every(game.options)
-        set_prompt_payload(prompt, start_clock(game, prompt, replace(payload, clock=None), moment))
+        prompt.payload = start_clock(game, prompt, replace(payload, clock=None), moment)
         tx.save_prompt(prompt)
 
 
@@ -143,7 +142,7 @@ def _reusable(prompt: PromptRecord, decision: Decision) -> bool:
     sent by DM with buttons, is never reused), so its row can serve the next turn step, whoever's it is: one write
     instead of closing one row and inserting another.
     """
-    payload = prompt_payload(prompt)
+    payload = prompt.payload
     return (prompt.kind == decision.kind == TURN and payload.must and payload.default is None and payload.public
             and decision.default is None and prompt.answer is None)
 
@@ -171,7 +170,7 @@ def note(game: Loaded, row: PromptRecord, decision: Decision, context: Sequence[
         lines.append("Too many answers for buttons: answer with `/play` (its suggestions list your choices).")
     if decision.default is not None:
         lines.append(f"If you have not answered by the deadline: {decision.default}.")
-    timer = prompt_payload(row).clock
+    timer = row.payload.clock
     if timer:
         then = clocks.WHAT_HAPPENS[Clock.of(game.options).on_timeout]
         lines.append(f"Your clock runs out at the deadline; then {then} (`away` pauses it).")

@@ -11,8 +11,8 @@ from typing import Any
 
 from bot import describe, games
 from bot.games import GameEntry, OptionError
-from bot.loaded import Loaded, game_options, set_game_options
-from bot.records import Handover, TableNotes
+from bot.loaded import Loaded
+from bot.records import GameOptions, Handover, TableNotes
 from bot.store import GameRecord, SeatRecord, Tx
 from bot.table.commands import COMPUTER, Command, Outcome, TableError, Where, Who
 from bot.table.context import Context, require_game, require_host, save_table
@@ -40,7 +40,7 @@ def new(ctx: Context, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
     seed = ctx.draw_seed() if chosen is None else int(chosen)
     row = GameRecord(guild_id=cmd.where.guild_id, channel_id=cmd.where.channel_id, game=entry.id, seed=seed,
                      host_id=cmd.who.user_id)
-    set_game_options(row, options, TableNotes())
+    row.options = GameOptions(options, TableNotes())
     row = tx.add_game(row)
     assert row.id is not None
     tx.add_seat(row.id, cmd.who.user_id, cmd.who.name)
@@ -92,7 +92,7 @@ def join(ctx: Context, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
     seats = tx.seats(row.id)
     if any(s.user_id == cmd.who.user_id for s in seats):
         raise TableError("You are already seated at this table.")
-    if len(seats) >= game_options(row)[0]["max_players"]:
+    if len(seats) >= row.options.values["max_players"]:
         raise TableError("This table is full.")
     tx.add_seat(row.id, cmd.who.user_id, cmd.who.name)
     return Outcome(True, "You are seated.", public=[f"{cmd.who.name} joins the table ({len(seats) + 1} seated)."],
@@ -128,7 +128,7 @@ def start(ctx: Context, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
     require_host(row, cmd, "start the game")
     assert row.id is not None
     seats = tx.seats(row.id)
-    options, notes = game_options(row)
+    options, notes = dict(row.options.values), row.options.notes
     computers = int(options.get("computers") or 0)
     if len(seats) + computers < options["min_players"]:
         raise TableError(f"At least {options['min_players']} players are needed; {len(seats)} seated"
@@ -141,7 +141,7 @@ def start(ctx: Context, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
     seats = tx.seats(row.id)
     entry = games.get(row.game)
     state = entry.engine.setup([s.name for s in seats], row.seed, entry.engine_options(options))
-    set_game_options(row, options, replace(notes, names=tuple(s.name for s in seats)))
+    row.options = GameOptions(options, replace(notes, names=tuple(s.name for s in seats)))
     tx.set_status(row, "active")
     tx.save_state(row, lambda: entry.engine.to_json_text(state))
     game = Loaded(row, seats, entry, state)
@@ -221,7 +221,7 @@ def hand_over(ctx: Context, tx: Tx, row: GameRecord, seat: SeatRecord, user_id: 
               moment: datetime) -> Outcome:
     """Give a running game's seat to another person: its decisions follow, the new holder is told privately."""
     leaving, leaving_id = seat.name, seat.user_id
-    options, notes = game_options(row)
+    options, notes = dict(row.options.values), row.options.notes
     save_table(tx, row, options, notes.with_handover(Handover(seat.seat, leaving_id, user_id)))
     tx.reassign_seat(seat, user_id, name)
     game = ctx.load(tx, row)

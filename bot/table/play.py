@@ -17,9 +17,7 @@ from bot.loaded import (
     TIMEOUT_AUTHOR,
     Loaded,
     position,
-    prompt_payload,
     record_of,
-    set_prompt_payload,
 )
 from bot.store import Tx
 from bot.table.commands import Command, Outcome, TableChanged, TableError, Where, is_computer
@@ -134,7 +132,7 @@ def _record_answer(tx: Tx, game: Loaded, seat: int, action: Any, author: str) ->
     if prompt.answer is not None:
         raise TableError(f"You have already answered: '{prompt.answer}'.")
     prompt.answer = game.engine.format(action)
-    set_prompt_payload(prompt, replace(prompt_payload(prompt), by=author))
+    prompt.payload = replace(prompt.payload, by=author)
     tx.save_prompt(prompt)
     return Outcome(True, f"Answer kept: '{prompt.answer}'. It counts once the players before you have decided "
                          f"({waiting(game)}).", game_id=game.id, version=game.row.version)
@@ -205,7 +203,7 @@ def _apply_queued(tx: Tx, game: Loaded) -> list[Event]:
             return events
         prompt = min(ready, key=lambda p: game.engine.to_act(game.state).index(p.seat or 0))
         assert prompt.seat is not None
-        payload = prompt_payload(prompt)
+        payload = prompt.payload
         action = game.engine.parse(game.state, prompt.seat, prompt.answer or "")
         if payload.timed_out:
             events.append(Event(f"{game.user_of(prompt.seat).name} did not answer in time.", prompt.seat))

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot import clocks, describe
 from bot.clocks import Clock
-from bot.loaded import Loaded, game_options, prompt_payload, set_prompt_payload
+from bot.loaded import Loaded
 from bot.records import Away, Volunteer
 from bot.store import GameRecord, PromptRecord, ShardSet, Tx, aware, now
 from bot.table.commands import Command, Outcome, TableError, Where, error_text
@@ -26,7 +26,7 @@ from engine.core import EngineError, Event
 def clock(ctx: Context, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
     """Show the table's clock; the host (or an admin) changes it: `clock 24h`, `clock 2d sub`, `clock off`."""
     row = require_game(tx, cmd)
-    options, notes = game_options(row)
+    options, notes = dict(row.options.values), row.options.notes
     if not cmd.arg.strip():
         return Outcome(True, Clock.of(options).describe() + _clock_states(ctx, tx, row, moment))
     require_host(row, cmd, "change the clock")
@@ -67,7 +67,7 @@ def _clock_states(ctx: Context, tx: Tx, row: GameRecord, moment: datetime) -> st
     game = ctx.load(tx, row)
     lines = []
     for prompt in game.open_prompts(tx):
-        timer = prompt_payload(prompt).clock
+        timer = prompt.payload.clock
         if timer and prompt.seat is not None:
             left = clocks.ends(timer) - moment
             state = f"runs out in {clocks.say(left)}" if left.total_seconds() > 0 else "has run out"
@@ -118,13 +118,13 @@ def away(ctx: Context, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
 def _pause(tx: Tx, game: Loaded, seat: int, by: timedelta, clock: Clock) -> None:
     """Move a seat's running clocks on by a pause (back, when it ends early)."""
     for prompt in game.open_prompts(tx):
-        payload = prompt_payload(prompt)
+        payload = prompt.payload
         if prompt.seat != seat or payload.clock is None:
             continue
         moved = clocks.shifted(payload.clock, by, clock.pace)
         if moved is not None:
             prompt.deadline, timer = moved
-            set_prompt_payload(prompt, replace(payload, clock=timer))
+            prompt.payload = replace(payload, clock=timer)
             tx.save_prompt(prompt)
 
 
@@ -245,13 +245,13 @@ def _due_game(ctx: Context, tx: Tx, game_id: int, moment: datetime) -> list[Outc
         outcomes.append(Outcome(True, opened=sync.opened, closed=sync.closed, game_id=game_id,
                                 version=row.version, where=sync.where))
     overdue = [p for p in game.open_prompts(tx) if aware(p.deadline) <= moment]
-    defaults = [p for p in overdue if prompt_payload(p).default is not None]
-    timed = [p for p in overdue if p not in defaults and prompt_payload(p).clock is not None]
+    defaults = [p for p in overdue if p.payload.default is not None]
+    timed = [p for p in overdue if p not in defaults and p.payload.clock is not None]
     for prompt in defaults:
         if prompt.answer is None:
-            payload = prompt_payload(prompt)
+            payload = prompt.payload
             prompt.answer = payload.default
-            set_prompt_payload(prompt, replace(payload, timed_out=True))
+            prompt.payload = replace(payload, timed_out=True)
             tx.save_prompt(prompt)
     ran_out, notices = _clocks_due(ctx, tx, game, timed, moment)
     events = settle(ctx, tx, game) if defaults or game.standing_in else []
@@ -274,7 +274,7 @@ def _clocks_due(ctx: Context, tx: Tx, game: Loaded, prompts: list[PromptRecord],
     ran_out: list[str] = []
     notices: list[Outcome] = []
     for prompt in prompts:
-        payload = prompt_payload(prompt)
+        payload = prompt.payload
         timer, seat = payload.clock, prompt.seat or 0
         assert timer is not None
         name, phrase = game.user_of(seat).name, payload.phrase if payload.phrase is not None else "decide"
@@ -294,7 +294,7 @@ def _clocks_due(ctx: Context, tx: Tx, game: Loaded, prompts: list[PromptRecord],
             notices.append(_ran_out(game, seat, phrase, first, clock.on_timeout))
             if first and clock.on_timeout == "sub":
                 save_table(tx, game.row, game.options, game.notes.with_seat_offered(seat))
-        set_prompt_payload(prompt, replace(payload, clock=timer))
+        prompt.payload = replace(payload, clock=timer)
         tx.save_prompt(prompt)
     return ran_out, notices
 

@@ -5,7 +5,6 @@ Every test runs on SQLite and on PostgreSQL (whose test server keeps a time zone
 
 from __future__ import annotations
 
-import json
 import random
 from datetime import timedelta
 
@@ -201,7 +200,7 @@ def test_abandon_closes_every_open_prompt(invited: Started) -> None:
 def open_reactions(game: Started) -> dict[int, bool]:
     """seat -> whether its open reaction prompt is due now (must), as stored."""
     with game.table.store.transaction() as tx:
-        return {p.seat: json.loads(p.payload)["must"] for p in tx.open_prompts(game.game_id, "reaction")
+        return {p.seat: p.payload.must for p in tx.open_prompts(game.game_id, "reaction")
                 if p.seat is not None}
 
 

@@ -11,8 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.loaded import prompt_payload
-from bot.records import PromptPayload, read_game_options, write_game_options
+from bot.records import GameOptions, PromptPayload, read_game_options, write_game_options
 from bot.store import Store
 from bot.table import Table, Who
 from tests.bot.helpers import ANA, T0, cmd, start_game, url
@@ -44,15 +43,16 @@ def test_a_payload_stored_before_decisions_had_phrases_keeps_its_keys() -> None:
     assert json.loads(payload.to_json())["choices"] == ["join green", "decline"]
 
 
-def _stored(table: Table, game_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A game's stored options and open prompts' payloads as JSON, each checked to read back to its own text."""
-    with table.store.transaction() as tx:
-        row = tx.game(game_id)
-        assert row is not None
-        assert write_game_options(*read_game_options(row.options)) == row.options
-        prompts = tx.open_prompts(game_id)
-        assert all(prompt_payload(p).to_json() == p.payload for p in prompts)
-        return json.loads(row.options), [json.loads(p.payload) for p in prompts]
+def _stored(db_path: Path, game_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A game's stored options and open prompts' payloads as JSON (the text in the file), each checked to read back
+    to its own text."""
+    with sqlite3.connect(db_path) as db:
+        [(options,)] = db.execute("SELECT options FROM games WHERE id = ?", (game_id,))
+        payloads = [text for (text,) in db.execute(
+            "SELECT payload FROM prompts WHERE game_id = ? AND status = 'open' ORDER BY id", (game_id,))]
+    assert GameOptions.from_json(options).to_json() == options
+    assert all(PromptPayload.from_json(text).to_json() == text for text in payloads)
+    return json.loads(options), [json.loads(text) for text in payloads]
 
 
 def test_the_table_writes_its_notes_and_clocks_in_the_stored_shape(db_path: Path) -> None:
@@ -63,23 +63,23 @@ def test_the_table_writes_its_notes_and_clocks_in_the_stored_shape(db_path: Path
     assert game_id is not None
     for text in ("play orange f7 build farmyard", "pay stone"):  # Ana's turn: Ben's clock starts at T0
         assert table.handle(cmd(ANA, "play", text)).ok
-    options, [payload] = _stored(table, game_id)
+    options, [payload] = _stored(db_path, game_id)
     assert options["names"] == ["Ana", "Ben", "Cleo"] and "away" not in options
     assert payload == {"must": True, "default": None, "phrase": "take a turn", "public": True,
                        "clock": {"ends": (T0 + 24 * HOUR).isoformat(), "stage": "running"}}
     assert table.handle(cmd(Who("u-ben", "Ben"), "away", "2h", at=T0 + HOUR)).ok
-    options, [payload] = _stored(table, game_id)
+    options, [payload] = _stored(db_path, game_id)
     assert options["away"] == {"1": {"until": (T0 + 3 * HOUR).isoformat(), "used": 120}}
     assert payload["clock"] == {"ends": (T0 + 26 * HOUR).isoformat(), "stage": "running"}
     table.due(T0 + 20 * HOUR)
-    assert _stored(table, game_id)[1][0]["clock"]["stage"] == "warned"
+    assert _stored(db_path, game_id)[1][0]["clock"]["stage"] == "warned"
     table.due(T0 + 26 * HOUR)
-    options, [payload] = _stored(table, game_id)
+    options, [payload] = _stored(db_path, game_id)
     assert options["sub_open"] == [1] and payload["clock"]["stage"] == "out"
     assert table.handle(cmd(EVE, "sub")).ok
-    assert _stored(table, game_id)[0]["volunteers"] == [{"name": "Eve", "seat": 1, "user_id": "u-eve"}]
+    assert _stored(db_path, game_id)[0]["volunteers"] == [{"name": "Eve", "seat": 1, "user_id": "u-eve"}]
     assert table.handle(cmd(ANA, "sub", "Eve", at=T0 + 27 * HOUR)).ok
-    options, _ = _stored(table, game_id)
+    options, _ = _stored(db_path, game_id)
     assert options["handovers"] == [{"from": "u-ben", "seat": 1, "to": "u-eve"}]
     assert options["sub_open"] == [] and options["volunteers"] == []
     assert options["names"] == ["Ana", "Ben", "Cleo"]  # the engine's names stay; texts use the holders'

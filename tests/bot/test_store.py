@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from bot import cli
+from bot.records import PromptPayload
 from bot.store import GameRecord, PromptRecord, SeatRow, StaleVersion, Store, aware, make_engine
 from bot.table import Table
 from tests.bot.helpers import ANA, BEN, Started, cmd, count, dump, keywood, log_rows, prompts, start_game, url
@@ -67,7 +69,7 @@ def test_a_pooled_connection_holds_nothing_of_a_refused_transaction(started: Sta
     before = dump(started.db)
     with pytest.raises(RuntimeError, match="refused"):
         with store.transaction() as tx:
-            tx.add_game(GameRecord(guild_id="g", channel_id="elsewhere", game="keyper", options="{}", seed=1,
+            tx.add_game(GameRecord(guild_id="g", channel_id="elsewhere", game="keyper", seed=1,
                                    host_id="ghost"))
             raise RuntimeError("refused")
     for _ in range(3):
@@ -127,13 +129,13 @@ def test_a_game_row_written_back_stores_what_changed_since_it_was_read(started: 
     with started.table.store.transaction() as tx:
         row = tx.game(started.game_id)
         assert row is not None and row.version == version + 1
-        row.options = json.dumps(json.loads(row.options) | {"note": "changed"})
+        row.options = replace(row.options, values={**row.options.values, "note": "changed"})
         row.host_id = "new-host"
         tx.save_state(row, lambda: json.dumps(state))
     with started.table.store.transaction() as tx:
         row = tx.game(started.game_id)
         assert row is not None and row.version == version + 2 and row.status == "active"
-        assert json.loads(row.options)["note"] == "changed" and row.host_id == "new-host"
+        assert row.options.values["note"] == "changed" and row.host_id == "new-host"
 
 
 def test_a_prompt_written_back_stores_each_change_whichever_columns_moved(started: Started) -> None:
@@ -141,8 +143,9 @@ def test_a_prompt_written_back_stores_each_change_whichever_columns_moved(starte
     transaction (a read between them) are each stored as made."""
     moment = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
     store = started.table.store
+    step_1, step_2 = PromptPayload(phrase="take step 1"), PromptPayload(phrase="take step 2")
 
-    def stored(prompt_id: int) -> tuple[str, datetime, str]:
+    def stored(prompt_id: int) -> tuple[PromptPayload, datetime, str]:
         with store.transaction() as tx:
             row = tx.prompt(prompt_id)
             assert row is not None
@@ -151,11 +154,11 @@ def test_a_prompt_written_back_stores_each_change_whichever_columns_moved(starte
     with store.transaction() as tx:
         prompt = tx.add_prompt(PromptRecord(game_id=started.game_id, kind="turn", seat=0, deadline=moment))
         assert prompt.id is not None
-        prompt.payload = '{"step": 1}'  # opened and changed in one transaction
+        prompt.payload = step_1  # opened and changed in one transaction
         tx.save_prompt(prompt)
-    assert stored(prompt.id) == ('{"step": 1}', moment, "open")
-    changes = [("payload", '{"step": 2}'), ("deadline", moment + timedelta(hours=1)), ("status", "closed")]
-    expected = ['{"step": 1}', moment, "open"]
+    assert stored(prompt.id) == (step_1, moment, "open")
+    changes = [("payload", step_2), ("deadline", moment + timedelta(hours=1)), ("status", "closed")]
+    expected: list[object] = [step_1, moment, "open"]
     for index, (name, value) in enumerate(changes):
         with store.transaction() as tx:
             row = tx.prompt(prompt.id)
@@ -172,26 +175,27 @@ def test_a_prompt_written_back_stores_each_change_whichever_columns_moved(starte
         assert started.game_id in tx.due_game_ids(moment)  # the first write is sent before this read
         row.status = "closed"  # back as it was read, but no longer as the first write stored it
         tx.save_prompt(row)
-    assert stored(prompt.id) == ('{"step": 2}', moment, "closed")
+    assert stored(prompt.id) == (step_2, moment, "closed")
 
 
 def test_a_row_changed_but_not_saved_is_not_stored(started: Started) -> None:
     """The rows a transaction reads are the command's to change: only a save method stores a change. A game's options
     and a prompt's payload, changed and left unsaved, stay as stored, though the transaction then writes and reads."""
-    changed = '{"changed": true}'
+    changed = PromptPayload(phrase="changed")
     with started.table.store.transaction() as tx:
         row = tx.game(started.game_id)
         opened = tx.open_prompts(started.game_id)
         assert row is not None and opened and opened[0].id is not None
-        row.options = opened[0].payload = changed
+        row.options = replace(row.options, values={"changed": True})
+        opened[0].payload = changed
         tx.add_prompt(PromptRecord(game_id=started.game_id, kind="turn", seat=1, deadline=aware(opened[0].deadline)))
         again = tx.prompt(opened[0].id)
         assert again is not None and again.payload != changed
     with started.table.store.transaction() as tx:
         row = tx.game(started.game_id)
-        assert row is not None and row.options != changed
+        assert row is not None and "changed" not in row.options.values
         now_open = tx.open_prompts(started.game_id)
-        assert len(now_open) == len(opened) + 1 and changed not in {p.payload for p in now_open}
+        assert len(now_open) == len(opened) + 1 and changed not in [p.payload for p in now_open]
 
 
 def test_each_accepted_action_advances_the_version_by_one(started: Started) -> None:

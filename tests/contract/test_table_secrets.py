@@ -70,7 +70,7 @@ class Seated:
             assert row is not None and row.id is not None
             data = tx.snapshot(row.id)
             assert data is not None
-            prompts = sorted((p.seat, p.key, p.kind, p.answer, aware(p.deadline), p.payload)
+            prompts = sorted((p.seat, p.key, p.kind, p.answer, aware(p.deadline), p.payload.to_json())
                              for p in tx.open_prompts(row.id))
             return row.status, self.entry.engine.from_json(data), prompts
 
