@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ import pytest
 from bot import games
 from bot.games import GameEntry
 from engine.core import Game, Scoreboard, json_text
+from engine.playout import random_playout
 
 PLAYTHROUGHS = Path(__file__).resolve().parent / "playthroughs"
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
@@ -123,3 +124,27 @@ def assert_scoreboard(board: Scoreboard, players: Sequence[str]) -> None:
     assert all(p.name == players[p.seat] for p in board.players), "a seat's score carries another name"
     totals = [p.total for p in board.players]
     assert totals == sorted(totals, reverse=True), f"the scoreboard is not ranked best first: {totals}"
+
+
+Describer = Callable[[Any, int, Any, Any], str | None]
+
+
+def explained_verbs(game: Game[Any, Any], describe: Describer, tables: Sequence[tuple[list[str], dict[str, Any]]],
+                    spread: int = 6) -> set[str]:
+    """Play one random game per table (players, options; seeds 1, 2, ...); at every step, a spread of each acting
+    seat's legal actions and the first of each verb are applied, and judge's first outcome line must be the game's
+    own describer's words for it. Returns the verbs met."""
+    seen: set[str] = set()
+
+    def each(state: Any, seat: int, action: Any) -> None:
+        for s in game.to_act(state):
+            options = game.legal_actions(state, s)
+            firsts = {a.verb: a for a in reversed(options)}
+            for a in {*options[::max(1, len(options) // spread)], *firsts.values()}:
+                after, events = game.apply(state, s, a)
+                assert game.judge(state, s, a, after, events).outcome[0] == describe(state, s, a, after)
+                seen.add(a.verb)
+
+    for seed, (players, options) in enumerate(tables, start=1):
+        random_playout(game, players, seed, options=options, on_step=each)
+    return seen

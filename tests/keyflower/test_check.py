@@ -12,7 +12,7 @@ from engine.keyflower.explain import describe
 from engine.keyflower.game import GAME
 from engine.keyflower.lookup import display_name
 from engine.keyflower.state import KfState
-from engine.playout import random_playout
+from tests.contract.kit import explained_verbs
 from tests.keyflower.scene import (
     NAMES,
     all_pass,
@@ -409,18 +409,8 @@ def test_every_legal_action_of_a_random_game_is_explained() -> None:
     """engine contract (check): in random play-outs, every kind of legal action of every seat to act (a spread
     of them at each step, the first of each verb always) is answered by its own describer (the outcome's first
     line); tests/contract/test_check.py checks that the outcome is never a bare yes and blind to what is hidden."""
-    seen: set[str] = set()
-
-    def each(state: KfState, seat: int, action: object) -> None:
-        for s in GAME.to_act(state):
-            options = GAME.legal_actions(state, s)
-            firsts = {a.verb: a for a in reversed(options)}
-            for a in {*options[::max(1, len(options) // 6)], *firsts.values()}:
-                after, events = GAME.apply(state, s, a)
-                assert GAME.judge(state, s, a, after, events).outcome[0] == describe(state, s, a, after)
-                seen.add(a.verb)
-
-    for seed in range(1, 5):
-        options = {"keymelequin": "keyflower", "key_celeste": True} if seed % 2 else {}
-        random_playout(GAME, list(NAMES[:2 + seed % 3]), seed, options=options, on_step=each)
+    tables: list[tuple[list[str], dict[str, object]]] = [
+        (list(NAMES[:2 + seed % 3]), {"keymelequin": "keyflower", "key_celeste": True} if seed % 2 else {})
+        for seed in range(1, 5)]
+    seen = explained_verbs(GAME, describe, tables)
     assert {"bid", "use", "count", "pass", "boat", "place", "winter", "carry", "ghost", "replace"} <= seen

@@ -13,7 +13,7 @@ from engine.keythedral.components import COMPONENTS
 from engine.keythedral.outcome import describe
 from engine.keythedral.pieces import Space, Worker
 from engine.keythedral.state import KState
-from engine.playout import random_playout
+from tests.contract.kit import explained_verbs
 from tests.keythedral.scene import NAMES, deal_law, give, play
 from tests.keythedral.scene_laws import actions_table, cost, give_cost, set_tile, table, to_phase_one
 from tests.keythedral.scene_more import fence, hand_board
@@ -402,17 +402,6 @@ def test_every_legal_action_of_a_random_game_is_explained() -> None:
     """engine contract (check): in random play-outs, every kind of legal action of every seat to act (a spread
     of them at each step, the first of each verb always) is answered by its own describer (the outcome's first
     line); tests/contract/test_check.py checks that the outcome is never a bare yes and blind to what is hidden."""
-    seen: set[str] = set()
-
-    def each(state: KState, seat: int, action: object) -> None:
-        for s in GAME.to_act(state):
-            options = GAME.legal_actions(state, s)
-            firsts = {a.verb: a for a in reversed(options)}
-            for a in {*options[::max(1, len(options) // 6)], *firsts.values()}:
-                after, events = GAME.apply(state, s, a)
-                assert GAME.judge(state, s, a, after, events).outcome[0] == describe(state, s, a, after)
-                seen.add(a.verb)
-
-    for seed in range(1, 4):
-        random_playout(GAME, list(NAMES[:2 + seed % 3]), seed, on_step=each)
+    tables: list[tuple[list[str], dict[str, object]]] = [(list(NAMES[:2 + seed % 3]), {}) for seed in range(1, 4)]
+    seen = explained_verbs(GAME, describe, tables)
     assert {"field", "cottage", "order", "worker", "buy", "give", "bid", "start", "law", "continue"} <= seen
