@@ -10,7 +10,7 @@ Keywood tables are emptied between phases); `--postgres` a throwaway PostgreSQL 
 machine's binaries, as the tests start theirs (tests/postgres.py: Unix socket only, fsync and synchronous_commit off).
 
 One phase per count of stored games (10 and 10,000 by default), each on an emptied database: that many started
-games are stored in bulk through the store's ORM session (not through Table.handle, which would take minutes): a
+games are stored in bulk through the store's add_rows (not through Table.handle, which would take minutes): a
 games row (status active, table options as `start` writes them), three seats, the opening snapshot dealt by the
 engine from the game's own seed and the open turn decision `start` creates. Then --games games are played through a
 new Table (the process's heap frozen first, as `keywood run` freezes it once started: bot/heap.py), each play
@@ -121,18 +121,20 @@ def store_games(store: Store, count: int, seed: int) -> tuple[float, list[int]]:
             rows = [GameRow(guild_id="stored", channel_id=f"stored-{i}", game="keyper", options=options,
                             seed=seed + i, status="active", version=1, host_id=f"stored-{i}-0")
                     for i in range(first, min(first + CHUNK, count))]
-            tx.session.add_all(rows)
-            tx.session.flush()
+            tx.add_rows(rows)
             deadline = now() + timedelta(hours=24)
+            seats, snapshots, prompts = [], [], []
             for row in rows:
                 assert row.id is not None
                 ids.append(row.id)
-                tx.session.add_all([SeatRow(game_id=row.id, seat=s, user_id=f"{row.host_id[:-2]}-{s}", name=name)
-                                    for s, name in enumerate(NAMES)])
+                seats += [SeatRow(game_id=row.id, seat=s, user_id=f"{row.host_id[:-2]}-{s}", name=name)
+                          for s, name in enumerate(NAMES)]
                 state = json.dumps(GAME.to_json(GAME.setup(NAMES, row.seed)), separators=(",", ":"), sort_keys=True)
-                tx.session.add(SnapshotRow(game_id=row.id, version=1, state=state))
-                tx.session.add(PromptRow(game_id=row.id, kind="turn", seat=0, key=f"turn:0:{1}",
+                snapshots.append(SnapshotRow(game_id=row.id, version=1, state=state))
+                prompts.append(PromptRow(game_id=row.id, kind="turn", seat=0, key=f"turn:0:{1}",
                                          deadline=deadline, payload=PromptPayload(must=True)))
+            for table in (seats, snapshots, prompts):
+                tx.add_rows(table)
     return time.perf_counter() - begin, ids
 
 

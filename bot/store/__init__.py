@@ -2,7 +2,7 @@
 
 - rows.py: the tables, one SQLModel class each (the rows the store hands out), and their column types;
 - connect.py: engines (SQLite's WAL and BEGIN IMMEDIATE, PostgreSQL's UTC sessions) and schema upgrades;
-- core.py: what a transaction's queries stand on (its session, its moment, locks, detached rows);
+- core.py: what a transaction's queries stand on (its connection, its moment, locks, the rows it reads);
 - games.py, seats.py, log.py, prompts.py, outbox.py, leases.py, settings.py: the queries of each area;
 - transaction.py: Store, which opens transactions, and Tx, every area's queries in one.
 

@@ -1,8 +1,9 @@
-"""What every query of a transaction stands on: its ORM session, its moment, its locks, and detached rows.
+"""What every query of a transaction stands on: its connection, its moment, its locks, and the rows it reads.
 
-Rows come back detached from the session: a command may change one freely, and what it changed is stored only by
-the save method it calls (an UPDATE by id; for leases, recipients and settings a merge by key, which inserts a row
-that is not there yet).
+Queries are SQLModel statements run on the transaction's connection; each row found comes back as a new row object
+that belongs to no ORM session. A command may change one freely, and what it changed is stored only by the save
+method it calls (an UPDATE by id; for leases, recipients and settings an UPDATE by key that inserts the row when it
+is not there yet). Every write is a statement run at once, so a later query of the same transaction sees it.
 
 Locks: on SQLite every transaction holds the whole file from its BEGIN IMMEDIATE. On PostgreSQL a game row is read
 FOR UPDATE (two commands on one game run one after the other, the second seeing what the first committed), and what
@@ -12,12 +13,13 @@ one channel open one table), a server's settings, a user's DM record, the leases
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
 from datetime import datetime
+from functools import cache
 from typing import Any, TypeVar
 
-from sqlalchemy import Delete, Update, insert, inspect, text
-from sqlmodel import Session, SQLModel, func, select
+from sqlalchemy import Column, Connection, Delete, Insert, Update, bindparam, insert, inspect, text, update
+from sqlmodel import SQLModel, func, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from bot.store.rows import columns, now
@@ -34,11 +36,11 @@ class StaleVersion(Exception):
 
 
 class TxCore:
-    """One transaction's session and moment, and the few things every area's queries do with them."""
+    """One transaction's connection and moment, and the few things every area's queries do with them."""
 
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self.sqlite = session.get_bind().dialect.name == "sqlite"
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.sqlite = connection.dialect.name == "sqlite"
         self.after_commit: list[Callable[[], None]] = []  # run only once the transaction has committed
         self._moment: datetime | None = None
 
@@ -52,40 +54,72 @@ class TxCore:
         """PostgreSQL: wait for, then hold until the end of this transaction, the advisory lock on a name (SQLite's
         transactions already hold the whole file)."""
         if not self.sqlite:
-            self.session.execute(select(func.pg_advisory_xact_lock(space, func.hashtext(name))))
+            self.connection.execute(select(func.pg_advisory_xact_lock(space, func.hashtext(name))))
 
-    def _rows(self, query: SelectOfScalar[M]) -> list[M]:
-        """The rows a query finds, detached."""
-        return self._detached(self.session.exec(query))
+    def _rows(self, query: SelectOfScalar[M], params: Mapping[str, Any] | None = None) -> list[M]:
+        """The rows a query of one table finds (its bound parameters given), as new row objects (see the module's
+        docstring)."""
+        model: type[M] = query.column_descriptions[0]["type"]
+        return [model(**found._mapping) for found in self.connection.execute(query, params)]
 
-    def _row(self, query: SelectOfScalar[M]) -> M | None:
-        """The first row a query finds, detached; None when it finds none."""
-        found = self._rows(query.limit(1))
+    def _row(self, query: SelectOfScalar[M], params: Mapping[str, Any] | None = None) -> M | None:
+        """The first row a query finds; None when it finds none (a query that may find several says limit(1))."""
+        found = self._rows(query, params)
         return found[0] if found else None
 
-    def _insert(self, rows: list[M]) -> list[M]:
+    def _value(self, query: SelectOfScalar[Any], params: Mapping[str, Any] | None = None) -> Any:
+        """The one value a query of one column finds (None when it finds no row)."""
+        return self.connection.execute(query, params).scalar()
+
+    def add_rows(self, rows: list[M]) -> list[M]:
         """Insert new rows of one table; returns them with their keys (ids) filled in."""
         if not rows:
             return rows
         model = type(rows[0])
-        key = inspect(model).primary_key[0]
-        found = self.session.connection().execute(insert(model).returning(key, sort_by_parameter_order=True),
-                                                  [columns(row) for row in rows])
+        found = self.connection.execute(_inserting(model), [columns(row) for row in rows])
+        name = _key(model).name
         for row, (value,) in zip(rows, found, strict=True):
-            setattr(row, key.name, value)
+            setattr(row, name, value)
         return rows
 
-    def _detached(self, rows: Iterable[M]) -> list[M]:
-        """Rows taken out of the session (see the module's docstring)."""
-        found = list(rows)
-        for row in found:
-            self.session.expunge(row)
-        return found
+    def _save(self, row: SQLModel, statement: Update | None = None, **where: Any) -> int:
+        """Write a row back: by default an UPDATE by its primary key, else the given UPDATE statement with its bound
+        parameters (`where`); returns how many rows it matched."""
+        values = columns(row)
+        if statement is None:
+            statement, where = _updating(type(row)), {"key_": getattr(row, _key(type(row)).name)}
+        return int(self.connection.execute(statement, {**values, **where}).rowcount)
+
+    def _save_by_key(self, row: SQLModel) -> None:
+        """Store a row keyed by its primary key (not an id): an UPDATE of the row with that key, else an INSERT."""
+        if not self._save(row):
+            self.connection.execute(insert(type(row)), columns(row))
 
     def _write(self, statement: Update | Delete, values: dict[str, Any] | None = None) -> int:
         """Run an UPDATE (setting these column values) or a DELETE; returns how many rows it matched."""
-        return self.session.connection().execute(statement, values).rowcount
+        return int(self.connection.execute(statement, values).rowcount)
 
     def execute_raw(self, sql: str) -> Any:
         """Run a literal SQL statement (used by maintenance commands and tests)."""
-        return self.session.execute(text(sql))
+        return self.connection.execute(text(sql))
+
+
+# The statements every table's rows are inserted and updated with, each built once (a statement built for every call
+# costs more than running it).
+@cache
+def _key(model: type[SQLModel]) -> Column[Any]:
+    """A table's primary key column."""
+    key: Column[Any] = inspect(model).primary_key[0]
+    return key
+
+
+@cache
+def _inserting(model: type[SQLModel]) -> Insert:
+    """INSERT of a table's rows, returning their keys in the order given."""
+    return insert(model).returning(_key(model), sort_by_parameter_order=True)
+
+
+@cache
+def _updating(model: type[SQLModel]) -> Update:
+    """UPDATE of a table's row by its key (bound as key_), setting the columns given."""
+    return update(model).where(_key(model) == bindparam("key_"))

@@ -18,7 +18,7 @@ class LeaseQueries(TxCore):
 
     def save_lease(self, row: LeaseRow) -> None:
         """Store a new or changed lease."""
-        self.session.merge(row)
+        self._save_by_key(row)
 
     def drop_lease(self, row: LeaseRow) -> None:
         """Give a lease up."""

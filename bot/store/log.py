@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import bindparam
 from sqlmodel import col, func, select, update
 
 from bot.store.core import TxCore
@@ -20,6 +21,9 @@ class Since:
     acted: bool
 
 
+_LAST_SEQ = select(func.max(ActionRow.seq)).where(ActionRow.game_id == bindparam("game"))  # built once
+
+
 class LogQueries(TxCore):
     """A game's action log."""
 
@@ -33,10 +37,10 @@ class LogQueries(TxCore):
         `limit`, oldest first, and how many in all. An action of the seat by one of the authors not_by (the
         stand-in, a timeout) does not count as its own."""
         live = (ActionRow.game_id == game_id, col(ActionRow.undone).is_(False))
-        own = self.session.exec(select(func.max(ActionRow.seq)).where(
-            *live, ActionRow.seat == seat, col(ActionRow.author_id).not_in(not_by))).one() or 0
+        own = self._value(select(func.max(ActionRow.seq)).where(
+            *live, ActionRow.seat == seat, col(ActionRow.author_id).not_in(not_by))) or 0
         after = (*live, ActionRow.seq > own)
-        total = self.session.exec(select(func.count()).select_from(ActionRow).where(*after)).one()
+        total = self._value(select(func.count()).select_from(ActionRow).where(*after))
         rows = self._rows(select(ActionRow).where(*after).order_by(col(ActionRow.seq).desc()).limit(limit))
         return Since(rows[::-1], total, acted=own > 0)
 
@@ -49,12 +53,12 @@ class LogQueries(TxCore):
     def append_action(self, game: GameRow, seat: int, author_id: str, notation: str, summary: str) -> None:
         """Append an accepted action to the log, stamped with the version it applied to."""
         assert game.id is not None
-        self._insert([ActionRow(game_id=game.id, seq=self.action_count(game.id) + 1, seat=seat, author_id=author_id,
+        self.add_rows([ActionRow(game_id=game.id, seq=self.action_count(game.id) + 1, seat=seat, author_id=author_id,
                                 notation=notation, summary=summary, version=game.version, at=self.now())])
 
     def action_count(self, game_id: int) -> int:
         """How many actions a game's log holds (undone ones included): a number that grows with every action."""
-        return self.session.exec(select(func.max(ActionRow.seq)).where(ActionRow.game_id == game_id)).one() or 0
+        return self._value(_LAST_SEQ, {"game": game_id}) or 0
 
     def mark_undone(self, row: ActionRow) -> None:
         """Take an action out of the live log (kept for the record)."""

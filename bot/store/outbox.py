@@ -8,7 +8,7 @@ from typing import Any
 from sqlmodel import col, select, text, update
 
 from bot.store.core import TxCore
-from bot.store.rows import NOTICES, OutboxRow, ShardSet, columns, guild_key
+from bot.store.rows import NOTICES, OutboxRow, ShardSet, guild_key
 
 
 class OutboxQueries(TxCore):
@@ -18,7 +18,7 @@ class OutboxQueries(TxCore):
         """Queue messages (OutboxRow fields as dicts; left out: their defaults, queued at this transaction's time) to
         send once this transaction commits; returns them as rows with their ids."""
         moment = self.now()
-        return self._insert([OutboxRow(**{"next_attempt_at": moment, "created_at": moment, **row,
+        return self.add_rows([OutboxRow(**{"next_attempt_at": moment, "created_at": moment, **row,
                                           "shard_key": guild_key(row["guild_id"])}) for row in rows])
 
     def mark_sent(self, row_ids: list[int], moment: datetime) -> None:
@@ -40,7 +40,7 @@ class OutboxQueries(TxCore):
 
     def save_outbox(self, row: OutboxRow) -> None:
         """Store a changed queued message."""
-        self._write(update(OutboxRow).where(col(OutboxRow.id) == row.id), columns(row))
+        self._save(row)
 
     def outbox_kinds(self, game_id: int | None, kind: str) -> list[OutboxRow]:
         """A game's queued or sent messages of one kind, oldest first (notices through their own index, whose

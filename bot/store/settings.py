@@ -14,11 +14,12 @@ class SettingsQueries(TxCore):
     def recipient(self, user_id: str) -> RecipientRow:
         """What is known of a user's DMs (a blank record when nothing is), locked for this transaction."""
         self._lock(RECIPIENT_LOCK, user_id)
-        return self._row(select(RecipientRow).where(RecipientRow.user_id == user_id)) or RecipientRow(user_id=user_id)
+        found = self._row(select(RecipientRow).where(RecipientRow.user_id == user_id))
+        return found or RecipientRow(user_id=user_id)
 
     def save_recipient(self, row: RecipientRow) -> None:
         """Store what is known of a user's DMs."""
-        self.session.merge(row)
+        self._save_by_key(row)
 
     def settings(self, guild_id: str, decision_minutes: int = 720, reminder_hours: int = 24) -> GuildSettingsRow:
         """A server's settings (the given defaults when it has none), locked for this transaction."""
@@ -28,4 +29,4 @@ class SettingsQueries(TxCore):
 
     def save_settings(self, row: GuildSettingsRow) -> None:
         """Store a server's settings."""
-        self.session.merge(row)
+        self._save_by_key(row)

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Integer, text
-from sqlmodel import Session, func, select
+from sqlmodel import func, select
 
 from bot.store.connect import DEFAULT_URL, make_engine
 from bot.store.games import GameQueries
@@ -21,7 +21,7 @@ from bot.store.settings import SettingsQueries
 
 
 class Tx(GameQueries, SeatQueries, LogQueries, PromptQueries, OutboxQueries, LeaseQueries, SettingsQueries):
-    """The queries of one transaction (bot/store/core.py: its session, detached rows and locks)."""
+    """The queries of one transaction (bot/store/core.py: its connection, rows and locks)."""
 
 
 class Store:
@@ -35,8 +35,8 @@ class Store:
     def transaction(self) -> Iterator[Tx]:
         """One unit of work: committed when the block ends (then its after_commit callbacks run), rolled back if it
         raises."""
-        with Session(self.engine, expire_on_commit=False) as session, session.begin():
-            tx = Tx(session)
+        with self.engine.begin() as connection:
+            tx = Tx(connection)
             yield tx
         for callback in tx.after_commit:
             callback()

@@ -41,8 +41,7 @@ def test_foreign_keys_are_enforced(started: Started) -> None:
     before = dump(started.db)
     with pytest.raises(IntegrityError, match="(?i)FOREIGN KEY"):
         with started.table.store.transaction() as tx:
-            tx.session.add(SeatRow(game_id=9999, seat=0, user_id="ghost", name="Ghost"))
-            tx.session.flush()
+            tx.add_rows([SeatRow(game_id=9999, seat=0, user_id="ghost", name="Ghost")])
     assert dump(started.db) == before
 
 
@@ -344,7 +343,6 @@ def test_a_prompt_is_read_after_the_command_in_flight_on_its_game(invited: Start
             assert row is not None and row.status == "open"
             row.status = "closed"
             tx.save_prompt(row)
-            tx.session.flush()
             reader.start()
             reader.join(timeout=0.5)
             assert reader.is_alive(), "the reader did not wait for the transaction in flight"
