@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from bot.clocks import CONSEQUENCES
 from engine.core import JSON, Game, Scoreboard
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+RULEBOOK = files("bot.rulebook")  # the rules documents, shipped inside the package
 
 
 class OptionError(ValueError):
@@ -120,8 +121,8 @@ class GameEntry:
     title: str
     engine: Game[Any, Any]
     texts: Texts
-    rules: Path
-    rulings: Path | None = None
+    rules: Traversable
+    rulings: Traversable | None = None
     options: tuple[Option, ...] = ()
     render: Callable[[JSON], bytes] | None = None
     render_scoreboard: Callable[[Scoreboard], bytes] | None = None
@@ -251,7 +252,7 @@ def _register_builtin() -> None:
                     lookup=keyper_lookup.describe, names=keyper_lookup.names,
                     examples="`keyper 2`, `play green 1.pig`, `join white`, `take pig`",
                     components="a tile, fair or boat", hand_words="your fair tiles and tiles in hand"),
-        rules=DOCS / "rules" / "keyper.md", rulings=DOCS / "rulings.md",
+        rules=RULEBOOK / "keyper.md", rulings=RULEBOOK / "rulings.md",
         options=(Option("unlimited_supply", bool, False, "Lift the resource limits (the designer's own ruling)"),),
         render=keyper_render.render, render_scoreboard=keyper_render.render_scoreboard,
         blurb="Workers, joiners and four seasons of farming (2-4 players).", chapter=season_chapter("season_name"),
@@ -268,7 +269,7 @@ def _register_builtin() -> None:
                     lookup=keythedral_lookup.describe, names=keythedral_lookup.names, more=keythedral_lookup.more,
                     examples="`order 3`, `worker M13`, `buy 1.2`, `fence M12+ M13`, `give black`, `bid 2`",
                     components="a law card, field, cube or craftsman", hand_words="your law cards, cubes and seats"),
-        rules=DOCS / "rules" / "keythedral.md", rulings=DOCS / "rulings.md",
+        rules=RULEBOOK / "keythedral.md", rulings=RULEBOOK / "rulings.md",
         options=(Option("no_laws", bool, False, "Variation two: the law master issues no law cards"),
                  Option("open_tiles", bool, False, "Variation three: every building tile face up from the start"),
                  Option("open_screens", bool, False, "Everyone's cubes and seats shown, not kept behind screens "
@@ -295,7 +296,7 @@ def _register_builtin() -> None:
                              "`place alehouse 1/0`",
                     components="a tile, boat, summer boat power, resource or skill",
                     hand_words="your workers, skills and winter tiles"),
-        rules=DOCS / "rules" / "keyflower.md", rulings=DOCS / "rulings.md",
+        rules=RULEBOOK / "keyflower.md", rulings=RULEBOOK / "rulings.md",
         options=(
             Option("keymelequin", str, "off", "Keymelequin module: the boat it replaces (one in play at your player "
                    "count), or off", choices=("off", *(b.id for b in KEYFLOWER_PARTS.boats))),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
 from bot import games
 
@@ -31,7 +31,8 @@ class RuleSection:
 
 
 def load_rules(game: str) -> list[RuleSection]:
-    """Every section of `docs/rules/<game>.md`, in file order; raises ValueError for an unknown game or bad file."""
+    """Every section of a game's rules summary (docs/rules/<game>.md, shipped in bot/rulebook), in file order; raises
+    ValueError for an unknown game or bad file."""
     return list(_parse_summary(_rules_path(game)))
 
 
@@ -76,7 +77,7 @@ def cited_rulings(section: RuleSection) -> list[str]:
     return _CITED_ID.findall(section.source)
 
 
-def _rules_path(game: str) -> Path:
+def _rules_path(game: str) -> Traversable:
     """The summary file of a registered game; raises ValueError when the game is unknown or has no summary."""
     try:
         path = games.get(game).rules
@@ -87,11 +88,15 @@ def _rules_path(game: str) -> Path:
     return path
 
 
-@lru_cache(maxsize=16)
-def _parse_summary(path: Path) -> tuple[RuleSection, ...]:
+def _parse_summary(path: Traversable) -> tuple[RuleSection, ...]:
     """Parse a summary file: `## Title`, `Source: ...`, `Keywords: a, b`, body; raises ValueError if malformed."""
-    chunks = re.split(r"^## ", path.read_text(encoding="utf-8"), flags=re.MULTILINE)[1:]
-    return tuple(_parse_chunk(path.name, chunk) for chunk in chunks)
+    return _summary_sections(path.name, path.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=16)
+def _summary_sections(name: str, text: str) -> tuple[RuleSection, ...]:
+    """The sections of a summary's text (see _parse_summary)."""
+    return tuple(_parse_chunk(name, chunk) for chunk in re.split(r"^## ", text, flags=re.MULTILINE)[1:])
 
 
 def _parse_chunk(name: str, chunk: str) -> RuleSection:
@@ -103,10 +108,14 @@ def _parse_chunk(name: str, chunk: str) -> RuleSection:
     return RuleSection(title.strip(), source.removeprefix("Source: ").strip(), words, "\n".join(body).strip())
 
 
-@lru_cache(maxsize=16)
-def _parse_rulings(path: Path) -> tuple[RuleSection, ...]:
+def _parse_rulings(path: Traversable) -> tuple[RuleSection, ...]:
     """Each `### K-n Title` of a rulings file as a section whose source is "ruling K-n"."""
-    text = path.read_text(encoding="utf-8")
+    return _ruling_sections(path.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=4)
+def _ruling_sections(text: str) -> tuple[RuleSection, ...]:
+    """The rulings of a rulings file's text (see _parse_rulings)."""
     found = re.findall(r"^### ([A-Z]-\d+) ([^\n]+)\n(.*?)(?=^#|\Z)", text, re.MULTILINE | re.DOTALL)
     return tuple(
         RuleSection(f"{key} {name.strip()}", f"ruling {key}", (key,), body.strip()) for key, name, body in found
