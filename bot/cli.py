@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot import games, migrate
+from bot import configfile, games, migrate
 from engine.core import Rng
 from engine.playout import pick
 
@@ -46,22 +45,25 @@ def demo(players: int, seed: int, out: TextIO = sys.stdout, game: str | None = N
     return 0
 
 
-def load_config(path: str) -> dict[str, Any]:
-    """Read config.toml if it exists (see config.example.toml)."""
-    file = Path(path)
-    return tomllib.loads(file.read_text(encoding="utf-8")) if file.exists() else {}
+def load_config(path: str | None) -> dict[str, Any]:
+    """Every setting (bot/configfile.py): the file's values, defaults for the rest; path None: config.toml if there
+    is one. Raises Refused, in one line, for a missing named file, invalid TOML or a setting it cannot use."""
+    try:
+        return configfile.read(path)
+    except configfile.ConfigError as exc:
+        raise Refused(str(exc)) from None
 
 
 def database_url(config: dict[str, Any], db: str | None) -> str:
     """The database to use: --db, then config's database_url, then keywood.db."""
     if db:
         return db if "://" in db else f"sqlite:///{db}"
-    return str(config.get("database_url", f"sqlite:///{DEFAULT_DB}"))
+    return str(config.get("database_url") or f"sqlite:///{DEFAULT_DB}")
 
 
 def token(config: dict[str, Any]) -> str:
     """The Discord token from config or the environment variable config names."""
-    return str(config.get("token") or os.environ.get(str(config.get("token_env", "KEYWOOD_TOKEN")), ""))
+    return str(config.get("token") or os.environ.get(str(config.get("token_env") or "KEYWOOD_TOKEN"), ""))
 
 
 class Refused(Exception):
@@ -169,7 +171,7 @@ def migrate_db(source_url: str, target_url: str, overwrite: bool, out: TextIO | 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `keywood` console script."""
     parser = argparse.ArgumentParser(prog="keywood", description="Keywood, a Discord referee for Key-series games.")
-    parser.add_argument("--config", default="config.toml", help="configuration file (default config.toml)")
+    parser.add_argument("--config", help="configuration file (default: config.toml, when there is one)")
     sub = parser.add_subparsers(dest="command")
     game_ids = [entry.id for entry in games.all_games()]
     play = sub.add_parser("play", help="a hot-seat game in the terminal")
@@ -239,7 +241,8 @@ def _dispatch(args: argparse.Namespace, config: dict[str, Any]) -> int:
     if args.command == "migrate-db":
         return migrate_db(database_url({}, args.source), database_url({}, args.target), args.overwrite)
     if args.command == "run" or (args.command is None and token(config)):
-        return run_bot(config, args.config, getattr(args, "shards", None), getattr(args, "shard_count", None))
+        return run_bot(config, args.config or configfile.DEFAULT_FILE, getattr(args, "shards", None),
+                       getattr(args, "shard_count", None))
     return _play(config, args)
 
 
@@ -261,19 +264,16 @@ def run_bot(config: dict[str, Any], path: str, shards: str | None = None, shard_
     from bot.table import Table
 
     secret = token(config)
-    env = config.get("token_env", "KEYWOOD_TOKEN")
+    env = config["token_env"]
     if not secret:
         print(NO_TOKEN.format(path=path, env=env))
         return 1
-    settings = BotConfig(secret, [int(g) for g in config.get("dev_guild_ids", [])],
-                         float(config.get("tick_seconds", 30)), lease_seconds=float(config.get("lease_seconds", 90)),
-                         send_seconds=float(config.get("send_seconds", 2)), owns_process=True)
-    settings.shard_ids, settings.shard_count = _shards(shards or config.get("shards", ""),
-                                                       shard_count or config.get("shard_count", 0))
-    logging.basicConfig(level=str(config.get("log_level", "INFO")))
-    minutes = config.get("decision_minutes", config.get("joiner_deadline_minutes", 720))  # the old name still works
-    table = Table(open_store(database_url(config, None)), decision_minutes=int(minutes),
-                  reminder_hours=int(config.get("turn_reminder_hours", 24)))
+    settings = BotConfig(secret, config["dev_guild_ids"], config["tick_seconds"], lease_seconds=config["lease_seconds"],
+                         send_seconds=config["send_seconds"], owns_process=True)
+    settings.shard_ids, settings.shard_count = _shards(shards or config["shards"], shard_count or config["shard_count"])
+    logging.basicConfig(level=config["log_level"])
+    table = Table(open_store(database_url(config, None)), decision_minutes=config["decision_minutes"],
+                  reminder_hours=config["turn_reminder_hours"])
     freeze_long_lived()  # what startup made lives as long as the process (Keywood.on_ready adds Discord's caches)
     try:
         asyncio.run(serve(table, settings))
