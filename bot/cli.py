@@ -79,6 +79,13 @@ def sqlite_file(url: str) -> Path | None:
     return None
 
 
+DRIVER_HINTS = {  # what to do when a database URL's Python driver is missing
+    "psycopg": " (install Keywood with its postgres extra: pip install 'keywood[postgres]')",
+    "psycopg2": " (Keywood's PostgreSQL driver is psycopg 3: write the URL as postgresql+psycopg://... and install "
+                "Keywood with its postgres extra: pip install 'keywood[postgres]')",
+}
+
+
 def open_store(url: str, *, must_exist: bool = False) -> Store:
     """Open (and upgrade) the database at a URL; raises Refused, having created nothing, when it cannot be opened.
 
@@ -99,7 +106,10 @@ def open_store(url: str, *, must_exist: bool = False) -> Store:
     try:
         return Store(url)
     except DBAPIError as exc:
-        raise Refused(f"cannot open the database at {path or url}: {exc.orig}") from None
+        raise Refused(f"cannot open the database at {path or url}: {' '.join(str(exc.orig).split())}") from None
+    except ModuleNotFoundError as exc:  # the URL's driver is not installed
+        raise Refused(f"cannot open {url.split('://')[0]}:// databases: the Python module '{exc.name}' is not "
+                      f"installed{DRIVER_HINTS.get(exc.name or '', '')}") from None
 
 
 def check_games(url: str, game_ids: list[int] | None, write: bool, out: TextIO = sys.stdout) -> int:
@@ -226,6 +236,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Refused as exc:
         print(f"keywood {args.command or 'play'}: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # each accepted command was committed in its own transaction; a half-done one was not
+        print(f"\nkeywood {args.command or 'play'}: stopped (Ctrl-C); everything accepted so far is saved.",
+              file=sys.stderr)
+        return 130
 
 
 def _dispatch(args: argparse.Namespace, config: dict[str, Any]) -> int:
