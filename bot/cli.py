@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -10,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bot import configfile, games, migrate
-from engine.core import Rng
-from engine.playout import pick
+from engine.core import Playout, Rng
+from engine.playout import chosen_moves, pick
 
 if TYPE_CHECKING:
     from bot.store import Store
@@ -19,29 +20,62 @@ if TYPE_CHECKING:
 DEFAULT_DB = "keywood.db"
 
 
+DEMO_NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eve", "Finn"]
+
+
 def demo(players: int, seed: int, out: TextIO = sys.stdout, game: str | None = None,
-         options: dict[str, str] | None = None) -> int:
-    """Play a seeded random game as play-outs do (engine.playout.pick), printing every action and event; returns
-    the exit code. Raises Refused on an option the game's schema refuses."""
+         options: dict[str, str] | None = None, db: str | None = None) -> int:
+    """Play a seeded random game as play-outs do (engine.playout.pick), printing every action and event; with db
+    (a new SQLite file), also store it as a finished terminal game that `keywood export` can write out. Returns the
+    exit code; raises Refused, having stored nothing, on a player count or option the game refuses or a db file that
+    exists."""
     entry = games.get(game) if game else games.default()
     GAME = entry.engine  # noqa: N806 - read as the game being shown
-    names = ["Ana", "Ben", "Cleo", "Dev", "Eve", "Finn"][:players]
+    if not entry.min_players <= players <= min(entry.max_players, len(DEMO_NAMES)):
+        raise Refused(f"{entry.title} is for {entry.min_players} to {entry.max_players} players, not {players}")
+    if db is not None and Path(db).exists():
+        raise Refused(f"demo --db stores the demo in a new database, and {db} exists already")
+    names = DEMO_NAMES[:players]
     try:
         chosen = entry.engine_options(entry.read_options(options or {}, {}))
         state = GAME.setup(names, seed, chosen)
     except ValueError as exc:  # OptionError included
         raise Refused(str(exc)) from None
     chooser = Rng.from_seed(seed)
+    record = Playout(names, seed, chosen)
     print(f"{entry.title} demo: {', '.join(names)}; seed {seed}. {GAME.waiting_for(state)}.", file=out)
     while not GAME.is_over(state):
         seat, legal, index = pick(GAME, state, chooser)
         action = legal[index]
+        record.actions.append((seat, GAME.format(action)))
         state, events = GAME.apply(state, seat, action)
         print(f"> {names[seat]}: {action}", file=out)
         for event in events:
             print(f"  {event.text}", file=out)
     for line in GAME.score(state, None).players:
         print(f"  {line.name}: {line.total}", file=out)
+    return _store_demo(entry, record, options or {}, db, out) if db is not None else 0
+
+
+def _store_demo(entry: games.GameEntry, record: Playout, options: dict[str, str], db: str, out: TextIO) -> int:
+    """Play a demo's moves again through a terminal table on a new database, so it is stored like any game."""
+    from bot import console
+
+    store = open_store(database_url({}, db))
+    try:
+        script = [f"{seat + 1}: {text}" for seat, text in chosen_moves(entry.engine, record)]
+        request = console.Request(record.players, record.seed, entry.id, frozenset({"players", "seed", "game"}),
+                                  options | {"min_players": str(len(record.players))})
+        code = console.main(store, request, script, out=io.StringIO(), images=None)
+        with store.transaction() as tx:
+            stored = tx.games("finished")
+    finally:
+        store.close()
+    if code != 0 or not stored:
+        print(f"The demo could not be stored in {db}.", file=out)
+        return 1
+    print(f"Stored as game {stored[-1].id} in {db}: `keywood export {stored[-1].id} --db {db}` writes its replay.",
+          file=out)
     return 0
 
 
@@ -204,7 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              help="a game option for a new table, e.g. keymelequin=flipper (repeatable; "
                                   "`/games` or the README lists them)")
     run_demo.add_argument("--game", choices=game_ids, default=game_ids[0])
-    run_demo.add_argument("--players", type=int, default=3, choices=[2, 3, 4])
+    run_demo.add_argument("--players", type=int, default=3, help="how many players (each game's own range; default 3)")
+    run_demo.add_argument("--db", help="also store the demo in this new SQLite file, so `keywood export` can write it")
     run_demo.add_argument("--seed", type=int, default=1)
     rep = sub.add_parser("replay", help="replay one stored game's log and compare it with its stored state")
     rep.add_argument("game", type=int)
@@ -245,7 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(args: argparse.Namespace, config: dict[str, Any]) -> int:
     """Run the chosen command (the database is upgraded when a store opens it)."""
     if args.command == "demo":
-        return demo(args.players, args.seed, game=args.game, options=_options(args.option))
+        return demo(args.players, args.seed, game=args.game, options=_options(args.option), db=args.db)
     if args.command == "replay":
         return check_games(database_url(config, args.db), [args.game], False)
     if args.command == "patch":

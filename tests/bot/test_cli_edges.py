@@ -4,15 +4,17 @@ holds the token is ignored by git."""
 
 from __future__ import annotations
 
+import io
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot import cli
+from bot import cli, export, games
 from tests.bot.helpers import ROOT, child_env
 
 
@@ -53,3 +55,42 @@ def test_the_token_file_is_ignored_by_git() -> None:
     """Issue 41 §10: config.toml (which may hold the bot token) is in .gitignore."""
     ignored = subprocess.run(["git", "check-ignore", "-q", "config.toml"], cwd=ROOT)
     assert ignored.returncode == 0
+
+
+@pytest.mark.parametrize("game", [entry.id for entry in games.all_games() if entry.id != "tokens"])
+def test_demo_takes_every_player_count_its_game_does(game: str) -> None:
+    """Issue 41 §10: `keywood demo --players N` plays N from the game's own range (Keyflower 2-6, not 2-4), and
+    refuses a count outside it in one line."""
+    entry = games.get(game)
+    for players in (entry.min_players, entry.max_players):
+        out = io.StringIO()
+        assert cli.demo(players, 5, out, game=game) == 0
+        assert out.getvalue().startswith(f"{entry.title} demo: {', '.join(cli.DEMO_NAMES[:players])}; seed 5.")
+    with pytest.raises(cli.Refused, match=f"is for {entry.min_players} to {entry.max_players} players, not "):
+        cli.demo(entry.max_players + 1, 5, io.StringIO(), game=game)
+
+
+def test_a_demo_stored_with_db_is_a_finished_game_that_exports(tmp_path: Path) -> None:
+    """Issue 41 §10: `keywood demo --db FILE` stores the very game it showed (same final scores) as a finished
+    game, which `keywood export` can write; a FILE that exists is refused before anything is played."""
+    db = tmp_path / "demo.db"
+    out = io.StringIO()
+    assert cli.demo(3, 4, out, game="keyper", db=str(db)) == 0
+    shown = out.getvalue().splitlines()
+    assert shown[-1] == f"Stored as game 1 in {db}: `keywood export 1 --db {db}` writes its replay."
+    store = cli.open_store(cli.database_url({}, str(db)), must_exist=True)
+    try:
+        with store.transaction() as tx:
+            (row,) = tx.games("finished")
+            data = tx.snapshot(row.id or 0)
+        assert row.seed == 4 and data is not None
+        final = games.get("keyper").engine.from_json(data)
+        scores = [f"  {line.name}: {line.total}" for line in games.get("keyper").engine.score(final, None).players]
+        assert shown[-1 - len(scores):-1] == scores
+        with store.transaction() as tx:  # what `keywood export` writes, without drawing every step's image
+            replay = export.collect(tx, 1)
+        assert "Ana" in export.page(replace(replay, render=None, render_scoreboard=None))
+    finally:
+        store.close()
+    with pytest.raises(cli.Refused, match="exists already"):
+        cli.demo(3, 4, io.StringIO(), game="keyper", db=str(db))
