@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -229,7 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                        "(SEAT: a name, or a seat number from 1)")
     play.add_argument("--keep-going", action="store_true",
                       help="with --script: play on past a refused line (exit code 1 at the end)")
-    play.add_argument("--images", default="keywood-images", help="folder for the board image after every turn")
+    play.add_argument("--images", help="folder for the board image after every turn (default: keywood-images/, in a "
+                                       "folder named after the database)")
     play.add_argument("--no-images", action="store_true", help="do not write board images")
     play.add_argument("--computer", type=int, default=0, metavar="N",
                       help="N more seats played by Keywood's stand-in (computer players), after the people")
@@ -377,8 +379,9 @@ def _play(config: dict[str, Any], args: argparse.Namespace) -> int:
         except ValueError as exc:  # OptionError included
             raise Refused(str(exc)) from None
     script = _read_script(getattr(args, "script", None))
-    store = open_store(database_url(config, getattr(args, "db", None)))
-    images = None if getattr(args, "no_images", False) else getattr(args, "images", "keywood-images")
+    url = database_url(config, getattr(args, "db", None))
+    store = open_store(url)
+    images = None if getattr(args, "no_images", False) else getattr(args, "images", None) or images_folder(url)
     request = console.Request(names, typed["seed"], entry.id,
                               frozenset(name for name, value in typed.items() if value is not None),
                               options | {"min_players": str(len(names) + computers)})
@@ -386,6 +389,14 @@ def _play(config: dict[str, Any], args: argparse.Namespace) -> int:
         return console.main(store, request, script, images=images, keep_going=getattr(args, "keep_going", False))
     finally:
         store.close()
+
+
+def images_folder(url: str) -> str:
+    """Where a database's terminal games put their images by default: keywood-images/, in a folder named after the
+    database (a SQLite file's name; another database's host and name), so games of two databases never share one."""
+    path = sqlite_file(url)
+    name = path.stem if path is not None else url.rpartition("@")[2].split("?")[0]
+    return str(Path("keywood-images") / (re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "memory"))
 
 
 def _options(items: Sequence[str]) -> dict[str, str]:
