@@ -91,7 +91,8 @@ def register_commands(bot: Keywood) -> None:
                    replacement: discord.User | None = None) -> None:
         options: dict[str, Any] = {"user_id": str(player.id)}
         if replacement:
-            options |= {"replacement_id": str(replacement.id), "replacement_name": replacement.display_name}
+            options |= {"replacement_id": str(replacement.id), "replacement_name": replacement.display_name,
+                        "replacement_is_bot": replacement.bot}
         await bot.handle(interaction, "kick", options=options)
 
     tree.add_command(settings_command(bot))

@@ -214,6 +214,9 @@ def kick(ctx: Context, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
         raise TableError("The game is running: name a replacement to take over the seat.")
     if any(s.user_id == replacement for s in tx.seats(row.id)):
         raise TableError("The replacement is already playing in this game.")
+    if cmd.options.get("replacement_is_bot"):
+        raise TableError(f"A seat goes to a person, and {cmd.options.get('replacement_name', 'that account')} is a "
+                         f"bot. For Keywood to play the seat, use {cmd.typed('standin')}.")
     return hand_over(ctx, tx, row, seat, replacement, str(cmd.options.get("replacement_name", replacement)), moment)
 
 
