@@ -217,6 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `keywood` console script."""
     parser = argparse.ArgumentParser(prog="keywood", description="Keywood, a Discord referee for Key-series games.")
     parser.add_argument("--config", help="configuration file (default: config.toml, when there is one)")
+    parser.add_argument("--version", action="version", version=f"keywood {version()}")
     sub = parser.add_subparsers(dest="command")
     game_ids = [entry.id for entry in games.all_games()]
     play = sub.add_parser("play", help="a hot-seat game in the terminal")
@@ -297,6 +298,30 @@ def _dispatch(args: argparse.Namespace, config: dict[str, Any]) -> int:
     return _play(config, args)
 
 
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"  # each line with its moment (UTC offset: the host's)
+
+
+def version() -> str:
+    """Keywood's installed version."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("keywood")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
+def shown_url(url: str) -> str:
+    """A database URL as it may be logged: its password hidden."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ValueError:
+        return url.rpartition("@")[2]
+
+
 NO_TOKEN = """No Discord token found in {path} or ${env}.
 To run Keywood on Discord: create an application at https://discord.com/developers/applications, add a bot,
 copy its token into config.toml (see config.example.toml) or export {env}=..., and invite the bot (README).
@@ -322,7 +347,10 @@ def run_bot(config: dict[str, Any], path: str, shards: str | None = None, shard_
     settings = BotConfig(secret, config["dev_guild_ids"], config["tick_seconds"], lease_seconds=config["lease_seconds"],
                          send_seconds=config["send_seconds"], owns_process=True)
     settings.shard_ids, settings.shard_count = _shards(shards or config["shards"], shard_count or config["shard_count"])
-    logging.basicConfig(level=config["log_level"])
+    logging.basicConfig(level=config["log_level"], format=LOG_FORMAT)
+    logging.getLogger("keywood").info("Keywood %s starting: database %s; %s", version(), shown_url(database_url(
+        config, None)), f"shards {','.join(map(str, settings.shard_ids))} of {settings.shard_count}"
+        if settings.shard_ids is not None else "every shard")
     table = Table(open_store(database_url(config, None)), decision_minutes=config["decision_minutes"],
                   reminder_hours=config["turn_reminder_hours"])
     freeze_long_lived()  # what startup made lives as long as the process (Keywood.on_ready adds Discord's caches)

@@ -110,3 +110,14 @@ def test_each_database_has_its_own_images_folder(tmp_path: Path) -> None:
     assert first["a"] == first["b"] and "game1-0001.png" in first["a"], first
     assert ((tmp_path / "keywood-images" / "a" / "latest.png").read_bytes()
             != (tmp_path / "keywood-images" / "b" / "latest.png").read_bytes()), "two deals, two pictures"
+
+
+def test_version_and_a_logged_database_url_hide_nothing_they_should_not(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 41 §3: `keywood --version` says which Keywood is installed; the startup line's database URL never
+    shows its password."""
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out == f"keywood {cli.version()}\n"
+    assert cli.version()[0].isdigit()
+    assert cli.shown_url("postgresql+psycopg://kw:s3cret@db.example:5432/keywood") == (
+        "postgresql+psycopg://kw:***@db.example:5432/keywood")

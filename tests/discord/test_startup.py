@@ -13,7 +13,8 @@ from tests.discord_fake import payloads as p
 from tests.discord_fake import running_fake
 
 ROOT = Path(__file__).resolve().parents[2]
-LOG_LINE = re.compile(r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]+:")  # logging.basicConfig's format
+# bot/cli.py's LOG_FORMAT: the moment, the level, the logger
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (DEBUG|INFO|WARNING|ERROR|CRITICAL) [\w.]+: ")
 
 
 async def keywood_run(config: Path, api_base: str, env: dict[str, str]) -> tuple[int, str, str]:

@@ -570,6 +570,8 @@ async def test_keywood_run_in_a_process_answers_through_the_fake(fake: FakeDisco
         assert (await fake.wait_for_response(rec.id, timeout=10)).accepted
         await fake.wait_for(lambda: rec.followup_ids or rec.ack_type == 4, timeout=10)  # the answer, if deferred
         assert await proc.stop() == 0, proc.output()  # SIGTERM (systemd's stop): a clean close
+    assert re.search(rf"Keywood \S+ starting: database sqlite:///{re.escape(str(tmp_path))}/keywood.db; every shard",
+                     proc.output()), "issue 41: one startup line with the version, database and shards"
     answer = fake.original_response(rec.id)
     assert answer is not None and not answer.loading and answer.content, proc.output()
     assert fake.connected_sessions() == [] and fake.gateway_connections[-1].close_code == 1000
