@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.numbers import shorten
 from bot.records import TableNotes, Timer
 from bot.store import aware
 
@@ -90,6 +91,9 @@ def parse_duration(text: str) -> timedelta:
         raise ValueError(f"'{text.strip()}' is not a duration: write it as 12h, 2d, 1d6h or 90m.")
     total = timedelta(0)
     for part in parts:
+        if len(part.group(1)) > 6:  # past any clock, and past what a timedelta holds
+            raise ValueError(f"'{shorten(part.group(1))}' is longer than any clock here: write a duration as 12h, "
+                             "2d, 1d6h or 90m.")
         number, unit = int(part.group(1)), (part.group(2) or "h")[0]
         total += {"d": timedelta(days=number), "h": timedelta(hours=number), "m": timedelta(minutes=number)}[unit]
     return total

@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 from bot import describe, games
 from bot.games import GameEntry
+from bot.numbers import shorten
 from bot.store import Store
 from bot.table import Command, Outcome, Table, Where, Who
 
@@ -318,11 +319,11 @@ class Console:
             self.say("Abandon this game for everyone? It ends without a score and cannot be resumed. "
                      "Type `yes` to abandon it; anything else keeps playing.")
             return Said(True)
-        if text.isdigit():
+        if text.isdecimal():  # digits of any script; '²' or '①' are not numbers here
             legal = self.legal(who)
-            if not 1 <= int(text) <= len(legal):
+            if len(text) > 6 or not 1 <= int(text) <= len(legal):
                 span = f"1 to {len(legal)}" if legal else "none: you have nothing to choose now"
-                return Said(False, f"No choice {text}: the numbers are {span} (`list` shows them).")
+                return Said(False, f"No choice {shorten(text)}: the numbers are {span} (`list` shows them).")
             text = legal[int(text) - 1]
             verb, rest = "play", text
         outcome = self.run(who, text if verb not in TABLE_VERBS else f"{verb} {rest}".strip())
@@ -424,10 +425,11 @@ def scripted(console: Console, lines: Iterable[str], *, keep_going: bool = False
     return 1 if failures else 0
 
 
-def main(store: Store, request: Request, script: list[str] | None = None, out: TextIO = sys.stdout,
+def main(store: Store, request: Request, script: list[str] | None = None, out: TextIO | None = None,
          images: str | None = "keywood-images", *, keep_going: bool = False, stdin: TextIO | None = None) -> int:
-    """Entry point of `keywood play` on an open store; board images go to the images folder (None: no images)."""
-    console = Console(Table(store, images=images is not None), out, Path(images) if images else None)
+    """Entry point of `keywood play` on an open store, printing to out (standard output when None); board images go
+    to the images folder (None: no images)."""
+    console = Console(Table(store, images=images is not None), out or sys.stdout, Path(images) if images else None)
     if not console.ensure_game(request):
         return 1
     if script is not None:

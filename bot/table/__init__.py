@@ -63,6 +63,9 @@ VERBS: dict[str, Handler] = {
 }
 
 
+MAX_ID = 2**63  # ids, seats and versions fit a signed 64-bit column
+
+
 class Table(Context):
     """Handles commands against a store."""
 
@@ -81,6 +84,9 @@ class Table(Context):
         if handler is None:
             verbs = ", ".join(sorted([*VERBS, "export"]))
             return Outcome(False, f"Unknown command '{command.verb}'. Commands: {verbs}.")
+        if not all(0 <= n < MAX_ID for n in (command.game_id, command.prompt_id, command.seat, command.version)
+                   if n is not None):  # a forged button's numbers: no row has them, and no database takes them
+            return Outcome(False, "That button was not made by Keywood; nothing was changed.", where=command.where)
         moment = command.at or now()
         try:
             with self.store.transaction() as tx:

@@ -7,6 +7,7 @@ import re
 
 from bot import describe
 from bot.loaded import STANDIN_AUTHOR, TIMEOUT_AUTHOR, Loaded, log_line
+from bot.numbers import shorten
 from bot.store import Tx
 from bot.table.commands import Outcome, TableError, Where
 
@@ -54,9 +55,8 @@ def repeats(text: str) -> tuple[str, int]:
     match = REPEAT.match(text.strip())
     if match is None:
         return text, 1
-    times = int(match["times"])
-    if not 1 <= times <= MAX_REPEAT:
-        raise TableError(f"A repeat count is from 1 to {MAX_REPEAT}, not {times}.")
+    if len(match["times"]) > 3 or not 1 <= (times := int(match["times"])) <= MAX_REPEAT:
+        raise TableError(f"A repeat count is from 1 to {MAX_REPEAT}, not {shorten(match['times'])}.")
     return match["action"], times
 
 

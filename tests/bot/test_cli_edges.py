@@ -121,3 +121,23 @@ def test_version_and_a_logged_database_url_hide_nothing_they_should_not(capsys: 
     assert cli.version()[0].isdigit()
     assert cli.shown_url("postgresql+psycopg://kw:s3cret@db.example:5432/keywood") == (
         "postgresql+psycopg://kw:***@db.example:5432/keywood")
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("3: ²", "'²' is not a Keyper action"),
+    ("3: ①", "'①' is not a Keyper action"),
+    ("3: " + "9" * 5000, "No choice 999999999999… (5000 digits): the numbers are 1 to "),
+    ("3: ٢", "Cleo plays the keyper and claims board 2."),  # an Arabic-Indic two: her second choice
+])
+def test_numbers_of_any_script_or_width_get_a_reply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str], line: str, said: str) -> None:
+    """Issue 41 §9: a choice typed as a superscript, a circled digit, thousands of digits or another script's digits
+    is answered (refused, or taken as the number it is); `keywood play` does not crash."""
+    monkeypatch.chdir(tmp_path)
+    script = tmp_path / "s.txt"
+    script.write_text(line + "\n", encoding="utf-8")
+    code = cli.main(["play", "--db", "k.db", "--seed", "3", "--script", str(script), "--no-images"])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    assert said in out.out, out.out[-1500:]
+    assert code == (0 if said.startswith("Cleo plays") else 1)
