@@ -18,16 +18,19 @@ from bot.store.rows import METADATA
 DEFAULT_URL = "sqlite:///keywood.db"
 
 
-def make_engine(url: str = DEFAULT_URL) -> Engine:
+LOCK_WAIT = 60.0  # seconds a SQLite transaction waits for another program's lock before it fails as "locked"
+
+
+def make_engine(url: str = DEFAULT_URL, lock_wait: float = LOCK_WAIT) -> Engine:
     """Create the database engine and bring its schema up to date (raises migrate.SchemaTooNew for a newer one)."""
-    engine = connect(url)
+    engine = connect(url, lock_wait)
     from bot import migrate
 
     migrate.upgrade(engine, url, METADATA.create_all)
     return engine
 
 
-def connect(url: str) -> Engine:
+def connect(url: str, lock_wait: float = LOCK_WAIT) -> Engine:
     """The engine of a database URL, set up as the store uses it, without touching the schema."""
     if not url.startswith("sqlite"):
         engine = create_engine(url)
@@ -37,7 +40,7 @@ def connect(url: str) -> Engine:
     memory = ":memory:" in url or url in ("sqlite://", "sqlite:///")
     # One shared connection keeps an in-memory database alive; a file gets a pool of connections.
     pool = StaticPool if memory else QueuePool
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 60}, poolclass=pool)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": lock_wait}, poolclass=pool)
     event.listen(engine, "connect", _sqlite_connect)
     event.listen(engine, "begin", _sqlite_begin)
     return engine

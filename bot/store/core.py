@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 from sqlalchemy import Column, Connection, Delete, Insert, Update, bindparam, insert, inspect, text, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm.instrumentation import manager_of_class
 from sqlmodel import SQLModel, func, select
 from sqlmodel.sql.expression import SelectOfScalar
@@ -34,6 +35,29 @@ M = TypeVar("M", bound=SQLModel)
 
 class StaleVersion(Exception):
     """A game's stored version is no longer the one this transaction read: another command changed the game."""
+
+
+class StoreTrouble(Exception):
+    """The database failed a transaction, which changed nothing: kind is "locked" (another program held it past the
+    wait), "full" (no room left), "read-only", or "unreachable" (any other failure of the database itself)."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"the database is {kind}: {detail}")
+        self.kind = kind
+
+
+def trouble(exc: DBAPIError) -> StoreTrouble:
+    """What kind of trouble a database error is (SQLite by its message, PostgreSQL by its SQLSTATE)."""
+    detail = " ".join(str(exc.orig).split())
+    state = str(getattr(exc.orig, "sqlstate", "") or "")
+    text = detail.lower()
+    if "locked" in text or "busy" in text or state in ("55P03", "40P01", "57014"):
+        return StoreTrouble("locked", detail)
+    if "full" in text or state.startswith("53"):
+        return StoreTrouble("full", detail)
+    if "readonly" in text or "read-only" in text or state == "25006":
+        return StoreTrouble("read-only", detail)
+    return StoreTrouble("unreachable", detail)
 
 
 class TxCore:

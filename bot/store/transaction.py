@@ -7,9 +7,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Integer, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import func, select
 
-from bot.store.connect import DEFAULT_URL, make_engine
+from bot.store.connect import DEFAULT_URL, LOCK_WAIT, make_engine
+from bot.store.core import trouble
 from bot.store.games import GameQueries
 from bot.store.leases import LeaseQueries
 from bot.store.log import LogQueries
@@ -27,17 +29,22 @@ class Tx(GameQueries, SeatQueries, LogQueries, PromptQueries, OutboxQueries, Lea
 class Store:
     """Opens transactions; each Tx offers the queries the table layer needs."""
 
-    def __init__(self, url: str = DEFAULT_URL) -> None:
+    def __init__(self, url: str = DEFAULT_URL, *, lock_wait: float = LOCK_WAIT) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, lock_wait)  # lock_wait: how long SQLite waits for another program's lock
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
         """One unit of work: committed when the block ends (then its after_commit callbacks run), rolled back if it
         raises."""
-        with self.engine.begin() as connection:
-            tx = Tx(connection)
-            yield tx
+        try:
+            with self.engine.begin() as connection:
+                tx = Tx(connection)
+                yield tx
+        except DBAPIError as exc:
+            if isinstance(exc, IntegrityError):  # a bug of ours, not trouble with the database
+                raise
+            raise trouble(exc) from exc
         for callback in tx.after_commit:
             callback()
 

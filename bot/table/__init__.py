@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.loaded import AUTO_AUTHOR, STANDIN_AUTHOR, TIMEOUT_AUTHOR, Known, Loaded, Trial, log_line, position, record_of
-from bot.store import OutboxRow, ShardSet, StaleVersion, Store, Tx, now
+from bot.store import OutboxRow, ShardSet, StaleVersion, Store, StoreTrouble, Tx, now
 from bot.table import lobby, play, reads, timing
 from bot.table.commands import (
     CHANGED,
@@ -64,6 +64,13 @@ VERBS: dict[str, Handler] = {
 
 
 MAX_ID = 2**63  # ids, seats and versions fit a signed 64-bit column
+DATABASE_TROUBLE = {  # StoreTrouble's kinds, as the person whose command failed is told
+    "locked": "Keywood's database is busy (another program held it too long); nothing was changed. Try again in a "
+              "moment, and tell the host if it goes on.",
+    "full": "Keywood's database has no room left (its disk is full); nothing was changed. Tell the host.",
+    "read-only": "Keywood's database is read-only; nothing was changed. Tell the host.",
+    "unreachable": "Keywood's database did not answer; nothing was changed. Tell the host if it goes on.",
+}
 
 
 class Table(Context):
@@ -97,6 +104,8 @@ class Table(Context):
             return Outcome(False, error_text(exc), where=command.where)
         except StaleVersion:  # the optimistic check behind the locks: the game moved on while this command ran
             return Outcome(False, CHANGED, where=command.where)
+        except StoreTrouble as exc:
+            return Outcome(False, DATABASE_TROUBLE[exc.kind], where=command.where)
         return outcome
 
     def export(self, command: Command) -> Outcome:

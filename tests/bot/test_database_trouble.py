@@ -1,0 +1,67 @@
+"""Issue 41, item 9: a database in trouble (locked by another program past the wait, full, read-only) gets a reply
+that says so and that nothing was changed; the game is as it was, and plays on once the trouble is gone. SQLite
+only: each kind of trouble is made with SQLite itself (another connection's exclusive lock, a page limit, a
+read-only connection)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from bot.store import Store
+from bot.table import Table
+from engine.keyper import GAME
+from tests.bot.helpers import ANA, Started, cmd, dump
+
+pytestmark = pytest.mark.databases("sqlite")
+
+
+def a_legal_move(started: Started) -> str:
+    """One of Ana's legal moves, in notation (she acts first)."""
+    return GAME.format(GAME.legal_actions(started.state(), 0)[0])
+
+
+def test_a_locked_database_is_named_and_changes_nothing(started: Started) -> None:
+    """Another program holding the file's lock past the store's wait: the command is refused as 'busy'."""
+    table = Table(Store(started.table.store.url, lock_wait=0.2), images=False)
+    before, move = dump(started.db), a_legal_move(started)
+    other = sqlite3.connect(started.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        refused = table.handle(cmd(ANA, "play", move))
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert not refused.ok and refused.reply.startswith("Keywood's database is busy"), refused.reply
+    assert "nothing was changed" in refused.reply
+    assert dump(started.db) == before
+    assert table.handle(cmd(ANA, "play", move)).ok, "the game plays on once the lock is gone"
+
+
+def test_a_full_database_is_named_and_changes_nothing(started: Started) -> None:
+    """No room left for another page: the command is refused as 'full', and nothing of it is stored."""
+    store = Store(started.table.store.url)
+
+    @event.listens_for(store.engine, "connect")
+    def no_room(dbapi_connection: Any, _record: Any) -> None:
+        pages = dbapi_connection.execute("PRAGMA page_count").fetchone()[0]
+        dbapi_connection.execute(f"PRAGMA max_page_count = {pages}")
+
+    store.release()  # new connections, with the limit
+    table = Table(store)  # with the table image, which needs new pages
+    before = dump(started.db)
+    refused = table.handle(cmd(ANA, "play", a_legal_move(started)))
+    assert not refused.ok and refused.reply.startswith("Keywood's database has no room left"), refused.reply
+    assert dump(started.db) == before
+
+
+def test_a_read_only_database_is_named(started: Started) -> None:
+    """A database Keywood may only read: every command is refused as 'read-only', and the file is unchanged."""
+    before = dump(started.db)
+    table = Table(Store(f"sqlite:///file:{started.path}?mode=ro&uri=true"), images=False)
+    refused = table.handle(cmd(ANA, "play", a_legal_move(started)))
+    assert not refused.ok and refused.reply.startswith("Keywood's database is read-only"), refused.reply
+    assert dump(started.db) == before
