@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import random
 import signal
 from typing import Any
 
@@ -260,12 +261,46 @@ def close_on_sigterm(client: discord.Client) -> None:
         loop.add_signal_handler(signal.SIGTERM, close)
 
 
+# Discord out of reach at start (DNS, an outage): try again after a pause that doubles up to five minutes, drawn
+# between half of it and all of it (so that many bots do not come back at once). At most 288 logins a day this way,
+# far inside Discord's 1,000; once connected, discord.py reconnects by itself.
+FIRST_PAUSE, LONGEST_PAUSE = 1.0, 300.0
+OUT_OF_REACH = (OSError, asyncio.TimeoutError, discord.GatewayNotFound, discord.DiscordServerError)
+
+
 async def serve(table: Table, config: BotConfig) -> None:
     """Run the bot until it is stopped (SIGTERM, as systemd and Docker stop a service, closes it cleanly and it
-    returns); raises TokenRefused when Discord does not accept the token."""
+    returns), trying again while Discord cannot be reached; raises TokenRefused when Discord refuses the token."""
+    pause = FIRST_PAUSE
+    while True:
+        try:
+            async with Keywood(table, config) as bot:
+                close_on_sigterm(bot)
+                await bot.start(config.token)
+            return
+        except discord.LoginFailure as exc:
+            raise TokenRefused(str(exc)) from None
+        except OUT_OF_REACH as exc:  # aiohttp's connection errors are OSErrors
+            wait = random.uniform(pause / 2, pause)
+            log.warning("cannot reach Discord (%s); trying again in %.0f s", " ".join(str(exc).split()) or
+                        type(exc).__name__, wait)
+            if not await _pause_unless_stopped(wait):
+                return
+            pause = min(pause * 2, LONGEST_PAUSE)
+
+
+async def _pause_unless_stopped(seconds: float) -> bool:
+    """Wait, unless SIGTERM comes first (then the process stops as it would have while connected); returns whether
+    the whole pause passed."""
+    loop = asyncio.get_running_loop()
+    stopped = asyncio.Event()
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        loop.add_signal_handler(signal.SIGTERM, stopped.set)
     try:
-        async with Keywood(table, config) as bot:
-            close_on_sigterm(bot)
-            await bot.start(config.token)
-    except discord.LoginFailure as exc:
-        raise TokenRefused(str(exc)) from None
+        await asyncio.wait_for(stopped.wait(), seconds)
+        return False
+    except TimeoutError:
+        return True
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.remove_signal_handler(signal.SIGTERM)

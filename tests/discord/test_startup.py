@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tests.discord_fake import payloads as p
 from tests.discord_fake import running_fake
+from tests.discord_fake.process import FakeProcess, launcher_env, write_config
 
 ROOT = Path(__file__).resolve().parents[2]
 # bot/cli.py's LOG_FORMAT: the moment, the level, the logger
@@ -48,3 +49,20 @@ async def test_a_refused_token_is_explained_in_one_line(tmp_path: Path) -> None:
                             "Portal's Bot page can reset it)."], err
         assert fake.gateway_connections == []  # refused at login, before connecting
         assert {r.status for r in fake.requests} == {401}
+
+
+async def test_discord_out_of_reach_at_start_is_tried_again_until_stopped(tmp_path: Path) -> None:
+    """Issue 41 §3: with Discord out of reach (here nothing listens where its API should be), `keywood run` does
+    not die with a traceback: it logs one line per try, waits longer each time, and stops cleanly on SIGTERM (as
+    systemd stops it) in the middle of a wait."""
+    config = write_config(tmp_path / "config.toml", database_url=f"sqlite:///{tmp_path / 'k.db'}", log_level="INFO")
+    argv = [sys.executable, "-m", "tests.discord_fake.process", "--api-base", "http://127.0.0.1:9/api/v10",
+            "--gateway", "ws://127.0.0.1:9", "--", "--config", str(config), "run"]
+    async with FakeProcess(argv, tmp_path / "keywood.log", launcher_env(), ROOT) as proc:
+        tries = r"cannot reach Discord \(.+\); trying again in (\d+) s"
+        await proc.wait_for_output(rf"(?s){tries}.*{tries}", timeout=30)
+        waits = [int(w) for w in re.findall(tries, proc.output())]
+        assert len(waits) >= 2 and waits[0] <= 1 and waits[1] <= 2, waits
+        assert proc.running, "still trying"
+        assert await proc.stop() == 0
+    assert "Traceback" not in proc.output()
