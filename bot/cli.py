@@ -193,6 +193,26 @@ def export_game(url: str, game_id: int, out: str | None, stream: TextIO | None =
     return 0
 
 
+def backup(url: str, target: str, out: TextIO | None = None) -> int:
+    """Copy the SQLite database to a new file while Keywood may be running (every committed game, none half-done);
+    raises Refused, having written nothing, for a file that exists, a missing folder or a PostgreSQL database."""
+    if sqlite_file(url) is None:
+        raise Refused("keywood backup copies a SQLite file; for PostgreSQL use pg_dump (docs/deploy.md, Backups)")
+    path = Path(target)
+    if path.exists():
+        raise Refused(f"{path} exists already; a backup never overwrites a file")
+    if not path.parent.is_dir():
+        raise Refused(f"cannot write {path}: no such folder ({path.parent})")
+    source = sqlite_file(url)
+    if source is None or not source.is_file():
+        raise Refused(f"no database at {source} (there is no such file)")
+    from bot.store import backup as copy_database
+
+    copy_database(url, path)
+    print(f"Backed up {sqlite_file(url)} to {path} ({path.stat().st_size} bytes).", file=out or sys.stdout)
+    return 0
+
+
 def migrate_db(source_url: str, target_url: str, overwrite: bool, out: TextIO | None = None) -> int:
     """Copy a database to another and check the copy game by game (bot/dbcopy.py); raises Refused, having copied
     nothing, when the source does not exist, either cannot be opened, both are one, or the target holds rows."""
@@ -261,6 +281,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     mig.add_argument("target", metavar="TO_URL", help="the database to fill: a URL (postgresql+psycopg://...), or a "
                                                      "SQLite file's path; it must hold no rows")
     mig.add_argument("--overwrite", action="store_true", help="empty a target that already holds rows first")
+    back = sub.add_parser("backup", help="copy the SQLite database to a new file, safely while the bot runs")
+    back.add_argument("file", help="the new file to write (never overwritten)")
+    back.add_argument("--db")
     run = sub.add_parser("run", help="run the Discord bot (needs a token)")
     run.add_argument("--shards", help="run only these of Discord's shards, e.g. 0-3 (other processes run the rest, "
                                       "on one PostgreSQL database); needs --shard-count")
@@ -288,6 +311,8 @@ def _dispatch(args: argparse.Namespace, config: dict[str, Any]) -> int:
         return check_games(database_url(config, args.db), [args.game], False)
     if args.command == "patch":
         return check_games(database_url(config, args.db), args.game or None, args.write)
+    if args.command == "backup":
+        return backup(database_url(config, args.db), args.file)
     if args.command == "export":
         return export_game(database_url(config, args.db), args.game, args.out)
     if args.command == "migrate-db":
