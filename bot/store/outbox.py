@@ -22,9 +22,11 @@ class OutboxQueries(TxCore):
                                           "shard_key": guild_key(row["guild_id"])}) for row in rows])
 
     def mark_sent(self, row_ids: list[int], moment: datetime) -> None:
-        """Record that these queued messages were delivered."""
-        self._write(update(OutboxRow).where(col(OutboxRow.id).in_(row_ids)).values(status="sent",
-                                                                                            sent_at=moment))
+        """Record that these queued messages were delivered, and drop their images: nothing reads an image once its
+        message is sent (an export draws the table again from the log), and a game's images would otherwise keep
+        the database growing by megabytes."""
+        self._write(update(OutboxRow).where(col(OutboxRow.id).in_(row_ids)).values(status="sent", sent_at=moment,
+                                                                                    image=None))
 
     def pending_outbox(self, limit: int = 200, shards: ShardSet | None = None) -> list[OutboxRow]:
         """Messages (for servers on these shards, or anywhere) not yet sent, oldest first (due or waiting for a

@@ -92,7 +92,7 @@ class Outbox:
                 row.next_attempt_at = moment + timedelta(seconds=min(2 ** row.attempts, MAX_BACKOFF_SECONDS))
                 tx.save_outbox(row)
                 return
-            row.status = "failed"
+            row.status, row.image = "failed", None  # never sent: its image is no longer needed either
             tx.save_outbox(row)
             if row.recipient is None:
                 _report_failure(tx, row)

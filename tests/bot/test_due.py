@@ -12,8 +12,11 @@ from datetime import timedelta
 
 import pytest
 
+from bot.store import Store
 from bot.table import Table
-from tests.bot.helpers import ANA, BEN, CLEO, PLAYERS, T0, cmd
+from engine.keyper import GAME
+from tests.bot.helpers import ANA, BEN, CLEO, PLAYERS, T0, cmd, read_state, start_game
+from tests.databases import Database
 
 pytestmark = pytest.mark.databases("sqlite", "postgresql")
 
@@ -92,3 +95,26 @@ def test_a_failed_message_is_retried_until_given_up(table: Table) -> None:
     notices = [row for row in after.values() if row.kind == "notice"]
     assert len(notices) == 1 and notices[0].recipient == ANA.user_id
     assert "Missing Permissions" in json.loads(notices[0].payload)["text"]
+
+
+def test_an_image_is_kept_only_until_its_message_is_sent(database: Database) -> None:
+    """Issue 41 §4: a queued table image is stored until its message is delivered (or given up), then dropped: a
+    game no longer leaves megabytes of sent images behind. A message still to send keeps its image."""
+    store = Store(database.url)
+    try:
+        table = Table(store)  # with the table images
+        game_id = start_game(table).game_id
+        assert game_id is not None
+        move = GAME.format(GAME.legal_actions(read_state(table, game_id)[0], 0)[0])
+        assert table.handle(cmd(ANA, "play", move)).ok  # a second table image, queued
+        pictured = [row.id for row in table.pending_messages() if row.image and row.id is not None]
+        assert len(pictured) >= 2
+        sent, given_up, waiting = pictured[0], pictured[1], pictured[2:]
+        table.messages_sent([sent])
+        table.message_failed(given_up, "403 Forbidden", permanent=True)
+        with store.transaction() as tx:
+            images = {row_id: row.image if (row := tx.outbox_row(row_id)) else b"gone" for row_id in pictured}
+        assert images[sent] is None and images[given_up] is None
+        assert all(images[row_id] for row_id in waiting)
+    finally:
+        store.close()
