@@ -193,6 +193,18 @@ def export_game(url: str, game_id: int, out: str | None, stream: TextIO | None =
     return 0
 
 
+def doctor(path: str | None, out: TextIO | None = None) -> int:
+    """Print every check of bot/doctor.py; 0 when all are fine, 1 when something needs fixing."""
+    from bot.doctor import checks
+
+    found = checks(path)
+    for check in found:
+        print(check.line(), file=out or sys.stdout)
+    bad = sum(not check.ok for check in found)
+    print("Everything Keywood needs is in place." if not bad else f"{bad} thing(s) to fix.", file=out or sys.stdout)
+    return 1 if bad else 0
+
+
 def backup(url: str, target: str, out: TextIO | None = None) -> int:
     """Copy the SQLite database to a new file while Keywood may be running (every committed game, none half-done);
     raises Refused, having written nothing, for a file that exists, a missing folder or a PostgreSQL database."""
@@ -281,6 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     mig.add_argument("target", metavar="TO_URL", help="the database to fill: a URL (postgresql+psycopg://...), or a "
                                                      "SQLite file's path; it must hold no rows")
     mig.add_argument("--overwrite", action="store_true", help="empty a target that already holds rows first")
+    sub.add_parser("doctor", help="check the configuration, token, database and its folder without starting the bot")
     back = sub.add_parser("backup", help="copy the SQLite database to a new file, safely while the bot runs")
     back.add_argument("file", help="the new file to write (never overwritten)")
     back.add_argument("--db")
@@ -290,6 +303,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--shard-count", type=int, help="how many shards all the processes run together")
     args = parser.parse_args(argv)
     try:
+        if args.command == "doctor":  # reports a configuration it cannot read instead of refusing it
+            return doctor(args.config)
         return _dispatch(args, load_config(args.config))
     except (migrate.SchemaTooNew, migrate.NotKeywoodDatabase) as exc:
         print(exc, file=sys.stderr)

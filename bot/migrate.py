@@ -59,7 +59,7 @@ class NotKeywoodDatabase(RuntimeError):
 
 def upgrade(engine: Engine, url: str, create_all: Callable[[Connection], None]) -> str | None:
     """Bring the database to HEAD; return the path of the backup written first, or None when none was needed."""
-    versions = _stored_versions(engine)
+    versions = stored_versions(engine)
     if versions == [HEAD]:
         return None
     unknown = [v for v in versions or () if v not in REVISIONS]
@@ -71,7 +71,7 @@ def upgrade(engine: Engine, url: str, create_all: Callable[[Connection], None]) 
         return _upgrade_locked(connection, url, create_all)
 
 
-def _stored_versions(engine: Engine) -> list[str] | None:
+def stored_versions(engine: Engine) -> list[str] | None:
     """The revisions in alembic_version (one query); None when the table cannot be read (e.g. it is missing)."""
     try:
         with engine.connect() as connection:
