@@ -96,16 +96,16 @@ def test_a_demo_stored_with_db_is_a_finished_game_that_exports(tmp_path: Path) -
         cli.demo(3, 4, io.StringIO(), game="keyper", db=str(db))
 
 
-def test_each_database_has_its_own_images_folder(tmp_path: Path) -> None:
+def test_each_database_has_its_own_images_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 41 §10: game 1 of a.db and game 1 of b.db write their images to keywood-images/a/ and
     keywood-images/b/, so neither overwrites the other's."""
+    monkeypatch.chdir(tmp_path)
     script = tmp_path / "s.txt"
     script.write_text("1: board\n", encoding="utf-8")
     for name, seed in (("a", "3"), ("b", "4")):
-        done = subprocess.run([sys.executable, "-m", "bot.cli", "play", "--db", f"{name}.db", "--seed", seed,
-                               "--script", str(script)], cwd=tmp_path, env=child_env(), capture_output=True,
-                              text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
+        assert cli.main(["play", "--db", f"{name}.db", "--seed", seed, "--script", str(script)]) == 0, (
+            capsys.readouterr().err)
     first = {name: sorted(p.name for p in (tmp_path / "keywood-images" / name).iterdir()) for name in "ab"}
     assert first["a"] == first["b"] and "game1-0001.png" in first["a"], first
     assert ((tmp_path / "keywood-images" / "a" / "latest.png").read_bytes()
