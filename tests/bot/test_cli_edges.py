@@ -29,7 +29,8 @@ def test_a_missing_database_driver_is_named(tmp_path: Path, monkeypatch: pytest.
     assert list(tmp_path.iterdir()) == []
 
 
-def test_ctrl_c_quits_the_terminal_game_cleanly_and_keeps_it(tmp_path: Path) -> None:
+def test_ctrl_c_quits_the_terminal_game_cleanly_and_keeps_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 41 §10: Ctrl-C at the prompt ends `keywood play` with exit code 130 and one line, no traceback; the
     table it opened is stored, and the next `keywood play` on the database resumes it."""
     db = tmp_path / "k.db"
@@ -46,9 +47,9 @@ def test_ctrl_c_quits_the_terminal_game_cleanly_and_keeps_it(tmp_path: Path) -> 
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert "Traceback" not in err and "stopped (Ctrl-C); everything accepted so far is saved" in err
-    again = subprocess.run([sys.executable, "-m", "bot.cli", "play", "--db", str(db), "--no-images"], cwd=ROOT,
-                           env=child_env(), input="quit\n", capture_output=True, text=True, timeout=60)
-    assert again.returncode == 0 and "Resuming" in again.stdout, again.stdout[-800:]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert cli.main(["play", "--db", str(db), "--no-images"]) == 0
+    assert "Resuming" in capsys.readouterr().out
 
 
 def test_the_token_file_is_ignored_by_git() -> None:
