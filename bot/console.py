@@ -167,7 +167,7 @@ class Console:
 
     def live(self) -> Live | None:
         """The terminal table's lobby or running game; None when there is none."""
-        with self.table.store.transaction() as tx:
+        with self.table.store.reading() as tx:
             row = tx.live_game(WHERE.guild_id, WHERE.channel_id)
             if row is None or row.id is None:
                 return None
@@ -248,7 +248,7 @@ class Console:
 
     def _state(self) -> tuple[GameEntry, Any, list[Who]] | None:
         """The running terminal game's registry entry, engine state and seated players; None when there is none."""
-        with self.table.store.transaction() as tx:
+        with self.table.store.reading() as tx:
             row = tx.live_game(WHERE.guild_id, WHERE.channel_id)
             if row is None or row.id is None or row.status != "active":
                 return None

@@ -10,7 +10,7 @@ SQLite by default; PostgreSQL (`postgresql+psycopg://...`) for several processes
 """
 
 from bot.store.connect import DEFAULT_URL, backup, connect, make_engine
-from bot.store.core import StaleVersion, StoreTrouble
+from bot.store.core import ReadOnlyTransaction, StaleVersion, StoreTrouble
 from bot.store.log import Since
 from bot.store.rows import (
     LIVE,
@@ -38,7 +38,7 @@ from bot.store.transaction import Store, Tx
 
 __all__ = [
     "DEFAULT_URL", "LIVE", "NOTICES", "OPEN", "ActionRow", "GameRecord", "GameRow", "GuildSettingsRow", "LeaseRow",
-    "OutboxRow", "PromptRecord", "PromptRow", "RecipientRow", "SeatRecord", "SeatRow", "ShardSet", "Since",
-    "SnapshotRow", "StaleVersion", "Store", "StoreTrouble", "Tx", "UTCTime", "aware", "backup", "connect", "guild_key",
-    "make_engine", "now",
+    "OutboxRow", "PromptRecord", "PromptRow", "ReadOnlyTransaction", "RecipientRow", "SeatRecord", "SeatRow",
+    "ShardSet", "Since", "SnapshotRow", "StaleVersion", "Store", "StoreTrouble", "Tx", "UTCTime", "aware", "backup",
+    "connect", "guild_key", "make_engine", "now",
 ]

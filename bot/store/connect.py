@@ -1,7 +1,8 @@
 """Engines: a database URL opened as the store uses it, and its schema brought up to date.
 
-SQLite (the default, `keywood.db`): WAL, foreign keys on, and every transaction BEGIN IMMEDIATE, so that commands on
-one file run one after the other and a read-then-write never deadlocks. PostgreSQL (`postgresql+psycopg://...`):
+SQLite (the default, `keywood.db`): WAL, foreign keys on, and every writing transaction BEGIN IMMEDIATE, so that
+commands on one file run one after the other and a read-then-write never deadlocks; a reading transaction (a
+connection with the execution option READING) is a plain BEGIN, which in WAL mode waits for no writer. PostgreSQL (`postgresql+psycopg://...`):
 sessions in UTC; its row and advisory locks are taken by the queries (bot/store/core.py).
 """
 
@@ -21,6 +22,7 @@ from bot.store.rows import METADATA
 DEFAULT_URL = "sqlite:///keywood.db"
 
 
+READING = "keywood_reading"  # a connection's execution option: its transactions only read
 LOCK_WAIT = 60.0  # seconds a SQLite transaction waits for another program's lock before it fails as "locked"
 
 
@@ -78,8 +80,9 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _sqlite_begin(connection: Any) -> None:
-    """Take the write lock at the start of every transaction (two commands on one game never both apply)."""
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    """Take the write lock at the start of every writing transaction (two commands on one game never both apply);
+    a reading one takes none."""
+    connection.exec_driver_sql("BEGIN" if connection.get_execution_options().get(READING) else "BEGIN IMMEDIATE")
 
 
 def _postgres_connect(dbapi_connection: Any, _record: Any) -> None:

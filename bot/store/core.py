@@ -5,10 +5,13 @@ that belongs to no ORM session. A command may change one freely, and what it cha
 method it calls (an UPDATE by id; for leases, recipients and settings an UPDATE by key that inserts the row when it
 is not there yet). Every write is a statement run at once, so a later query of the same transaction sees it.
 
-Locks: on SQLite every transaction holds the whole file from its BEGIN IMMEDIATE. On PostgreSQL a game row is read
-FOR UPDATE (two commands on one game run one after the other, the second seeing what the first committed), and what
-may not exist yet is guarded by a transaction-scoped advisory lock taken before it is read: a channel (two `new` in
-one channel open one table), a server's settings, a user's DM record, the leases.
+Locks: on SQLite every writing transaction holds the whole file from its BEGIN IMMEDIATE. On PostgreSQL a game row
+is read FOR UPDATE (two commands on one game run one after the other, the second seeing what the first committed),
+and what may not exist yet is guarded by a transaction-scoped advisory lock taken before it is read: a channel (two
+`new` in one channel open one table), a server's settings, a user's DM record, the leases.
+
+A reading transaction (Store.reading) takes none of these locks and waits for none: it sees the last committed
+state (on SQLite, WAL's snapshot), and any write in it is refused as a bug (ReadOnlyTransaction).
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ class StaleVersion(Exception):
     """A game's stored version is no longer the one this transaction read: another command changed the game."""
 
 
+class ReadOnlyTransaction(Exception):
+    """A reading transaction was asked to write (a bug of ours: the command should have opened a writing one)."""
+
+
 class StoreTrouble(Exception):
     """The database failed a transaction, which changed nothing: kind is "locked" (another program held it past the
     wait), "full" (no room left), "read-only", or "unreachable" (any other failure of the database itself)."""
@@ -63,9 +70,10 @@ def trouble(exc: DBAPIError) -> StoreTrouble:
 class TxCore:
     """One transaction's connection and moment, and the few things every area's queries do with them."""
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, *, reading: bool = False) -> None:
         self.connection = connection
         self.sqlite = connection.dialect.name == "sqlite"
+        self.reading = reading  # takes no locks, and may not write
         self.after_commit: list[Callable[[], None]] = []  # run only once the transaction has committed
         self._moment: datetime | None = None
 
@@ -78,7 +86,7 @@ class TxCore:
     def _lock(self, space: int, name: str) -> None:
         """PostgreSQL: wait for, then hold until the end of this transaction, the advisory lock on a name (SQLite's
         transactions already hold the whole file)."""
-        if not self.sqlite:
+        if not self.sqlite and not self.reading:
             self.connection.execute(select(func.pg_advisory_xact_lock(space, func.hashtext(name))))
 
     def _rows(self, query: SelectOfScalar[M], params: Mapping[str, Any] | None = None) -> list[M]:
@@ -105,6 +113,7 @@ class TxCore:
         """Insert new rows of one table; returns them with their keys (ids) filled in."""
         if not rows:
             return rows
+        self._writing()
         model = type(rows[0])
         found = self.connection.execute(_inserting(model), [columns(row) for row in rows])
         name = _key(model).name
@@ -115,6 +124,7 @@ class TxCore:
     def _save(self, row: SQLModel, statement: Update | None = None, **where: Any) -> int:
         """Write a row back: by default an UPDATE by its primary key, else the given UPDATE statement with its bound
         parameters (`where`); returns how many rows it matched."""
+        self._writing()
         values = columns(row)
         if statement is None:
             statement, where = _updating(type(row)), {"key_": getattr(row, _key(type(row)).name)}
@@ -127,7 +137,13 @@ class TxCore:
 
     def _write(self, statement: Update | Delete, values: dict[str, Any] | None = None) -> int:
         """Run an UPDATE (setting these column values) or a DELETE; returns how many rows it matched."""
+        self._writing()
         return int(self.connection.execute(statement, values).rowcount)
+
+    def _writing(self) -> None:
+        """Raise ReadOnlyTransaction in a reading transaction."""
+        if self.reading:
+            raise ReadOnlyTransaction("a reading transaction may not write")
 
     def execute_raw(self, sql: str) -> Any:
         """Run a literal SQL statement (used by maintenance commands and tests)."""

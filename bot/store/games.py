@@ -14,9 +14,13 @@ from bot.store.core import CHANNEL_LOCK, StaleVersion, TxCore
 from bot.store.rows import LIVE, GameRow, SnapshotRow
 
 # The statements every command runs, built once.
-_LIVE_GAME = select(GameRow).where(GameRow.guild_id == bindparam("guild"), GameRow.channel_id == bindparam("channel"),
-                                   col(GameRow.status).in_(LIVE)).with_for_update().limit(1)
-_GAME = select(GameRow).where(GameRow.id == bindparam("game")).with_for_update()
+# Each lookup of a game twice: locked (FOR UPDATE on PostgreSQL) for a writing transaction, plain for a reading one.
+_LIVE_GAME_READ = select(GameRow).where(GameRow.guild_id == bindparam("guild"),
+                                        GameRow.channel_id == bindparam("channel"), col(GameRow.status).in_(LIVE))
+_LIVE_GAME = _LIVE_GAME_READ.with_for_update().limit(1)
+_LIVE_GAME_READ = _LIVE_GAME_READ.limit(1)
+_GAME_READ = select(GameRow).where(GameRow.id == bindparam("game"))
+_GAME = _GAME_READ.with_for_update()
 _SNAPSHOT = select(SnapshotRow).where(SnapshotRow.game_id == bindparam("game"))
 _SAVE_GAME = update(GameRow).where(col(GameRow.id) == bindparam("key_"), col(GameRow.version) == bindparam("expected_"))
 
@@ -25,15 +29,16 @@ class GameQueries(TxCore):
     """Games and their snapshots."""
 
     def live_game(self, guild_id: str, channel_id: str, *, claim: bool = False) -> GameRow | None:
-        """The lobby or running game of a channel, locked for this transaction; claim: the channel itself too, even
-        when it has no game (PostgreSQL: an advisory lock, so that a second `new` waits and then finds the first's)."""
+        """The lobby or running game of a channel, locked for a writing transaction; claim: the channel itself too,
+        even when it has no game (PostgreSQL: an advisory lock, so that a second `new` waits and then finds the
+        first's)."""
         if claim:
             self._lock(CHANNEL_LOCK, f"{guild_id}/{channel_id}")
-        return self._row(_LIVE_GAME, {"guild": guild_id, "channel": channel_id})
+        return self._row(_LIVE_GAME_READ if self.reading else _LIVE_GAME, {"guild": guild_id, "channel": channel_id})
 
     def game(self, game_id: int) -> GameRow | None:
-        """A game by id, locked for this transaction."""
-        return self._row(_GAME, {"game": game_id})
+        """A game by id, locked for a writing transaction."""
+        return self._row(_GAME_READ if self.reading else _GAME, {"game": game_id})
 
     def latest_game(self, guild_id: str, channel_id: str, status: str) -> GameRow | None:
         """The most recent game of a channel with this status."""

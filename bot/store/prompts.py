@@ -37,7 +37,7 @@ class PromptQueries(TxCore):
     def prompt(self, prompt_id: int) -> PromptRow | None:
         """A prompt by id, read (on PostgreSQL) once its game is locked for this transaction: a command in flight on
         the game has committed by then, and what it did to the prompt is seen."""
-        if not self.sqlite:
+        if not self.sqlite and not self.reading:
             game_id = select(PromptRow.game_id).where(PromptRow.id == prompt_id).scalar_subquery()
             self.connection.execute(select(GameRow.id).where(GameRow.id == game_id).with_for_update())
         return self._row(_PROMPT, {"prompt": prompt_id})

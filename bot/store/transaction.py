@@ -10,7 +10,7 @@ from sqlalchemy import Integer, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import func, select
 
-from bot.store.connect import DEFAULT_URL, LOCK_WAIT, make_engine
+from bot.store.connect import DEFAULT_URL, LOCK_WAIT, READING, make_engine
 from bot.store.core import trouble
 from bot.store.games import GameQueries
 from bot.store.leases import LeaseQueries
@@ -36,11 +36,27 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
         """One unit of work: committed when the block ends (then its after_commit callbacks run), rolled back if it
-        raises."""
+        raises; raises StoreTrouble when the database fails it."""
+        with self._opened(reading=False) as tx:
+            yield tx
+
+    @contextmanager
+    def reading(self) -> Iterator[Tx]:
+        """A transaction that only reads the last committed state: it takes no lock and waits for no writer (a write
+        in it raises ReadOnlyTransaction); raises StoreTrouble when the database fails it."""
+        with self._opened(reading=True) as tx:
+            yield tx
+
+    @contextmanager
+    def _opened(self, *, reading: bool) -> Iterator[Tx]:
+        """A transaction on a connection of the pool, its database errors turned into StoreTrouble."""
         try:
-            with self.engine.begin() as connection:
-                tx = Tx(connection)
-                yield tx
+            with self.engine.connect() as connection:
+                if reading:
+                    connection.execution_options(**{READING: True})
+                with connection.begin():
+                    tx = Tx(connection, reading=reading)
+                    yield tx
         except DBAPIError as exc:
             if isinstance(exc, IntegrityError):  # a bug of ours, not trouble with the database
                 raise

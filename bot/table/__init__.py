@@ -63,6 +63,7 @@ VERBS: dict[str, Handler] = {
 }
 
 
+READ_VERBS = frozenset({"board", "hand", "log", "score", "rules", "check", "games"})  # they change nothing
 MAX_ID = 2**63  # ids, seats and versions fit a signed 64-bit column
 DATABASE_TROUBLE = {  # StoreTrouble's kinds, as the person whose command failed is told
     "locked": "Keywood's database is busy (another program held it too long); nothing was changed. Try again in a "
@@ -95,11 +96,19 @@ class Table(Context):
                    if n is not None):  # a forged button's numbers: no row has them, and no database takes them
             return Outcome(False, "That button was not made by Keywood; nothing was changed.", where=command.where)
         moment = command.at or now()
+
+        def run(tx: Tx) -> Outcome:
+            outcome = handler(self, tx, command, moment)
+            outcome.where = outcome.where or command.where
+            outcome.outbox = queue(tx, outcome)
+            return outcome
+
         try:
-            with self.store.transaction() as tx:
-                outcome = handler(self, tx, command, moment)
-                outcome.where = outcome.where or command.where
-                outcome.outbox = queue(tx, outcome)
+            if command.verb in READ_VERBS:
+                with self.store.reading() as tx:
+                    outcome = run(tx)
+            else:
+                outcome = self.writing(run)
         except (TableError, EngineError) as exc:
             return Outcome(False, error_text(exc), where=command.where)
         except StaleVersion:  # the optimistic check behind the locks: the game moved on while this command ran
@@ -130,7 +139,7 @@ class Table(Context):
 
     def prompt_choices(self, prompt_id: int, user_id: str) -> PromptNote | None:
         """An open decision's note for its seat's current holder (to open it privately); None otherwise."""
-        with self.store.transaction() as tx:
+        with self.store.reading() as tx:
             return open_note(self, tx, prompt_id, user_id)
 
     def verify(self, game_id: int, *, write: bool = False) -> tuple[str, str]:

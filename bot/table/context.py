@@ -4,10 +4,13 @@ host's rights)."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
+
+import orjson
 
 from bot import games
 from bot.games import GameEntry
@@ -18,6 +21,20 @@ from bot.table.commands import Command, TableChanged, TableError
 from engine import standin
 
 KEPT_STATES = 1_000  # games whose state a table keeps in memory (the others are read from their snapshots)
+KEPT_WORK = 512  # results worked out outside a transaction (computer moves, images) kept for the command's next run
+MAX_RUNS = 256  # a command needing more is run once more with the work done inside its transaction (it ends)
+
+T = TypeVar("T")
+
+
+class NeedsWork(BaseException):
+    """A command reached slow work not yet done (a computer's move, a table image): its transaction is given up,
+    the work done outside it and the command run again (Context.writing). A BaseException, so that no handler's
+    `except Exception` swallows it."""
+
+    def __init__(self, key: Hashable, work: Callable[[], Any]) -> None:
+        super().__init__(key)
+        self.key, self.work = key, work
 
 
 class Context:
@@ -32,6 +49,45 @@ class Context:
         self._states_lock = threading.Lock()
         self.images = images
         self.defaults = (decision_minutes, reminder_hours)
+        self._worked: dict[Hashable, Any] = {}  # NeedsWork's results by key, the most recent last
+        self._worked_lock = threading.Lock()
+        self._mode = threading.local()  # .deferring: this thread's command does its slow work outside its transaction
+
+    def writing(self, body: Callable[[Tx], T]) -> T:
+        """Run body in a writing transaction, doing the slow work it reaches (NeedsWork) outside any transaction
+        and running it again until it needs none (after MAX_RUNS, once more doing it inside); raises what body or
+        the store raise."""
+        before = getattr(self._mode, "deferring", False)
+        self._mode.deferring = True
+        try:
+            for _ in range(MAX_RUNS):
+                try:
+                    with self.store.transaction() as tx:
+                        return body(tx)
+                except NeedsWork as needed:
+                    self._keep(needed.key, needed.work())
+            self._mode.deferring = False
+            with self.store.transaction() as tx:
+                return body(tx)
+        finally:
+            self._mode.deferring = before
+
+    def worked_out(self, key: Hashable, work: Callable[[], T]) -> T:
+        """The result of slow work: inside Context.writing it is done outside the transaction (raises NeedsWork
+        when it is not done yet); elsewhere it is done here."""
+        with self._worked_lock:
+            if key in self._worked:
+                return self._worked[key]  # type: ignore[no-any-return]
+        if getattr(self._mode, "deferring", False):
+            raise NeedsWork(key, work)
+        return work()
+
+    def _keep(self, key: Hashable, result: Any) -> None:
+        """Keep a result of slow work for the command's next run (only the KEPT_WORK most recent are kept)."""
+        with self._worked_lock:
+            self._worked[key] = result
+            while len(self._worked) > KEPT_WORK:
+                del self._worked[next(iter(self._worked))]
 
     def answer_within(self, options: Mapping[str, Any]) -> timedelta:
         """How long a decision with a default stays open: the table's decision_minutes (the server's default)."""
@@ -77,8 +133,17 @@ class Context:
         return self.load(tx, row)
 
     def render(self, entry: GameEntry, view: dict[str, Any] | None) -> bytes | None:
-        """The table image of a public view, when images are on and the game has a renderer."""
-        return entry.render(view) if self.images and entry.render and view is not None else None
+        """The table image of a public view, when images are on and the game has a renderer (drawn outside the
+        transaction: Context.worked_out)."""
+        draw = entry.render
+        if not self.images or draw is None or view is None:
+            return None
+        return self.worked_out(("image", entry.id, fingerprint(view)), lambda: draw(view))
+
+
+def fingerprint(data: Any) -> bytes:
+    """A short hash of JSON-like data (a view, a state's JSON), to key work done for it."""
+    return hashlib.blake2b(orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS), digest_size=16).digest()
 
 
 def require_game(tx: Tx, cmd: Command) -> GameRecord:

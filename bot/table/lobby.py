@@ -54,7 +54,7 @@ def check_new(ctx: Context, guild_id: str, game: str, options: dict[str, Any]) -
     """Why `new` with this game and these options would be refused in a fresh channel of the server (None: it
     would open); reads only, writes nothing."""
     try:
-        with ctx.store.transaction() as tx:
+        with ctx.store.reading() as tx:
             _game_options(ctx, tx, _entry(game), Command(Where(guild_id, ""), Who("", ""), "new", game,
                                                          dict(options)))
     except TableError as exc:

@@ -21,7 +21,7 @@ from bot.loaded import (
 )
 from bot.store import Tx
 from bot.table.commands import Command, Outcome, TableChanged, TableError, Where, is_computer
-from bot.table.context import Context, require_seat, save_table
+from bot.table.context import Context, fingerprint, require_seat, save_table
 from bot.table.decisions import adopt_legacy, close_prompts, prompt_choices, still_open, sync_decisions
 from bot.table.texts import repeats, waiting
 from engine import standin
@@ -183,8 +183,10 @@ def _computer_moves(ctx: Context, tx: Tx, game: Loaded) -> list[Event]:
     seat = next((s for s in acting if is_computer(game.user_of(s).user_id) or s in game.standing_in), None)
     if seat is None:
         return []
-    seed = standin_seed(game.row.seed, tx.action_count(game.id))
-    action = standin.choose(game.engine, game.state, seat, seed=seed, budget=ctx.standin_budget)
+    seed, state, engine = standin_seed(game.row.seed, tx.action_count(game.id)), game.state, game.engine
+    key = ("move", game.id, seat, seed, fingerprint(engine.to_json(state)))
+    # thought out outside the transaction (Context.worked_out), so that no other table waits for it
+    action = ctx.worked_out(key, lambda: standin.choose(engine, state, seat, seed=seed, budget=ctx.standin_budget))
     said = Event(f"Keywood's stand-in plays for {game.user_of(seat).name}: "
                  f"{game.engine.public_notation(action)}.", seat)
     return [said, *apply(tx, game, seat, STANDIN_AUTHOR, action)]
@@ -248,7 +250,8 @@ def _finish(ctx: Context, tx: Tx, game: Loaded, outcome: Outcome) -> None:
     final = game.engine.score(game.state, None)
     outcome.public.append(game.rename(describe.scoreboard(final)))
     scoreboard = game.entry.render_scoreboard if ctx.images else None
-    outcome.image = scoreboard(final) if scoreboard else outcome.image
+    if scoreboard is not None:
+        outcome.image = ctx.worked_out(("scoreboard", game.entry.id, fingerprint(final)), lambda: scoreboard(final))
 
 
 def undo(ctx: Context, tx: Tx, cmd: Command, moment: datetime) -> Outcome:

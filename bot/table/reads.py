@@ -91,7 +91,7 @@ def check(ctx: Context, tx: Tx, cmd: Command, moment: datetime) -> Outcome:
 
 def suggest(ctx: Context, where: Where, user_id: str, typed: str, limit: int = 25) -> list[str]:
     """Legal actions (and early answers) of the user in this channel's game containing the typed text."""
-    with ctx.store.transaction() as tx:
+    with ctx.store.reading() as tx:
         row = tx.live_game(where.guild_id, where.channel_id)
         if row is None or row.status != "active":
             return []
@@ -109,7 +109,7 @@ def suggest(ctx: Context, where: Where, user_id: str, typed: str, limit: int = 2
 
 def game_at(ctx: Context, where: Where) -> str:
     """The id of the game played (or open) in a channel; the default game when there is none."""
-    with ctx.store.transaction() as tx:
+    with ctx.store.reading() as tx:
         row = tx.live_game(where.guild_id, where.channel_id)
     return row.game if row is not None else games.default().id
 
@@ -152,5 +152,5 @@ def verify(ctx: Context, game_id: int, *, write: bool = False) -> tuple[str, str
 
 def game_ids(ctx: Context) -> list[int]:
     """Every game that has a state (running or finished)."""
-    with ctx.store.transaction() as tx:
+    with ctx.store.reading() as tx:
         return [g.id for g in tx.games() if g.id is not None and g.status != "lobby"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from bot import clocks, describe
@@ -215,19 +216,23 @@ def due(ctx: Context, moment: datetime | None = None, shards: ShardSet | None = 
     """Act on every decision (of servers on these shards, or anywhere) whose deadline has passed: its default
     applies, or its holder is reminded."""
     moment = moment or now()
-    with ctx.store.transaction() as tx:
+    with ctx.store.reading() as tx:
         game_ids = tx.due_game_ids(moment, shards)
     outcomes = []
     for game_id in game_ids:
         try:
-            with ctx.store.transaction() as tx:
-                found = _due_game(ctx, tx, game_id, moment)
-                for outcome in found:
-                    queue(tx, outcome)
-                outcomes += found
+            outcomes += ctx.writing(partial(_queued_due, ctx, game_id, moment))
         except EngineError as exc:  # pragma: no cover - a stored answer the engine now refuses
             outcomes.append(Outcome(False, error_text(exc), game_id=game_id))
     return outcomes
+
+
+def _queued_due(ctx: Context, game_id: int, moment: datetime, tx: Tx) -> list[Outcome]:
+    """One game's overdue decisions processed (_due_game) and what they must send queued, in this transaction."""
+    found = _due_game(ctx, tx, game_id, moment)
+    for outcome in found:
+        queue(tx, outcome)
+    return found
 
 
 def _due_game(ctx: Context, tx: Tx, game_id: int, moment: datetime) -> list[Outcome]:
