@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bot import configfile, games, migrate
+from bot.dburl import driver_fix, shown_url, sqlite_file
+from bot.store.core import StoreTrouble, trouble
 from engine.core import Playout, Rng
 from engine.playout import chosen_moves, pick
 
@@ -105,19 +107,11 @@ class Refused(Exception):
     """A command the CLI refuses before doing anything: the message is one line for the person; exit code 2."""
 
 
-def sqlite_file(url: str) -> Path | None:
-    """The file of a SQLite database URL; None for another database or an in-memory one."""
-    for prefix in ("sqlite:///", "sqlite+pysqlite:///"):
-        if url.startswith(prefix):
-            rest = url[len(prefix):].split("?")[0]
-            return None if rest in ("", ":memory:") else Path(rest)
-    return None
-
-
-DRIVER_HINTS = {  # what to do when a database URL's Python driver is missing
-    "psycopg": " (install Keywood with its postgres extra: pip install 'keywood[postgres]')",
-    "psycopg2": " (Keywood's PostgreSQL driver is psycopg 3: write the URL as postgresql+psycopg://... and install "
-                "Keywood with its postgres extra: pip install 'keywood[postgres]')",
+OPEN_TROUBLE = {  # bot.store's StoreTrouble kinds, when a database cannot be opened (and its schema brought up to date)
+    "locked": "another program held it locked for longer than Keywood waits (60 s)",
+    "full": "its disk is full",
+    "read-only": "Keywood may only read it, and must write to it",
+    "unreachable": "it did not answer",
 }
 
 
@@ -141,10 +135,12 @@ def open_store(url: str, *, must_exist: bool = False) -> Store:
     try:
         return Store(url)
     except DBAPIError as exc:
-        raise Refused(f"cannot open the database at {path or url}: {' '.join(str(exc.orig).split())}") from None
+        found = trouble(exc)
+        raise Refused(f"cannot open the database at {path or shown_url(url)}: {OPEN_TROUBLE[found.kind]}; nothing was "
+                      f"changed ({' '.join(str(exc.orig).split())})") from None
     except ModuleNotFoundError as exc:  # the URL's driver is not installed
         raise Refused(f"cannot open {url.split('://')[0]}:// databases: the Python module '{exc.name}' is not "
-                      f"installed{DRIVER_HINTS.get(exc.name or '', '')}") from None
+                      f"installed. {driver_fix(exc.name)}") from None
 
 
 def check_games(url: str, game_ids: list[int] | None, write: bool, out: TextIO = sys.stdout) -> int:
@@ -312,6 +308,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Refused as exc:
         print(f"keywood {args.command or 'play'}: {exc}", file=sys.stderr)
         return 2
+    except StoreTrouble as exc:  # after it opened: each accepted command was committed, a failed one changed nothing
+        print(f"keywood {args.command or 'play'}: {exc}; the failed step changed nothing: mend the database, then run "
+              "the same command again.", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:  # each accepted command was committed in its own transaction; a half-done one was not
         print(f"\nkeywood {args.command or 'play'}: stopped (Ctrl-C); everything accepted so far is saved.",
               file=sys.stderr)
@@ -350,16 +350,6 @@ def version() -> str:
         return installed("keywood")
     except PackageNotFoundError:  # run from a checkout that was never installed
         return "(not installed)"
-
-
-def shown_url(url: str) -> str:
-    """A database URL as it may be logged: its password hidden."""
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ValueError:
-        return url.rpartition("@")[2]
 
 
 NO_TOKEN = """No Discord token found in {path} or ${env}.

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import configfile, migrate
+from bot.dburl import driver_fix, shown_url, sqlite_file
 from bot.store import connect
 
 # A bot token: three dot-separated parts of URL-safe base64 (the id, a time stamp, an HMAC).
@@ -62,22 +63,17 @@ def _token(config: dict[str, Any], environ: dict[str, str], path: str | None) ->
 
 def _driver(url: str) -> Check:
     """Whether the Python driver the database URL needs is installed."""
-    from bot.cli import DRIVER_HINTS
-
     scheme = url.split("://")[0]
     try:
         connect(url).dispose()  # loads the driver, opens nothing
     except ModuleNotFoundError as exc:
-        fix = DRIVER_HINTS.get(exc.name or "", f" (pip install {exc.name})").strip(" ()")
         return Check(False, f"database driver: {scheme}:// needs the Python module '{exc.name}', which is not "
-                            "installed", fix[0].upper() + fix[1:])
+                            "installed", driver_fix(exc.name))
     return Check(True, f"database driver: {scheme}://")
 
 
 def _database(url: str) -> list[Check]:
     """The database's folder (SQLite: it must be writable) and schema revision, read without changing anything."""
-    from bot.cli import shown_url, sqlite_file
-
     file = sqlite_file(url)
     if file is not None:
         folder = file.parent

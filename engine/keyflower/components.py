@@ -8,6 +8,7 @@ Edges are numbered 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW; tiles never rotate, so ever
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from engine.keyflower.component_records import Face as Face
 from engine.keyflower.component_records import Tile as Tile
 from engine.keyflower.component_records import TurnOrderTile as TurnOrderTile
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(str(resources.files("engine.keyflower") / "data"))  # package data: shipped in the wheel
 FILES: tuple[str, ...] = ("tiles", "boats", "turn_order", "game", "modules")
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from engine.datacheck import ComponentError as ComponentError  # the family's error, re-exported here
 from engine.keyper.vocab import SEASONS
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(str(resources.files("engine.keyper") / "data"))  # package data: shipped in the wheel
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,14 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from engine.datacheck import ComponentError as ComponentError  # the family's error, re-exported here
 from engine.datacheck import TomlEntry, data_folder, duplicates, exact_counts, is_int, read_toml_files
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(str(resources.files("engine.keythedral") / "data"))  # package data: shipped in the wheel
 FILES: tuple[str, ...] = ("fields", "buildings", "laws", "game")
 
 CUBE_ORDER: tuple[str, ...] = ("black", "brown", "blue", "green", "red", "white", "purple", "yellow")

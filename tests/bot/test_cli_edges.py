@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli, export, games
+from bot import cli, dburl, export, games
 from tests.bot.helpers import ROOT, child_env
 
 
@@ -120,7 +120,7 @@ def test_version_and_a_logged_database_url_hide_nothing_they_should_not(capsys: 
         cli.main(["--version"])
     assert done.value.code == 0 and capsys.readouterr().out == f"keywood {cli.version()}\n"
     assert cli.version()[0].isdigit()
-    assert cli.shown_url("postgresql+psycopg://kw:s3cret@db.example:5432/keywood") == (
+    assert dburl.shown_url("postgresql+psycopg://kw:s3cret@db.example:5432/keywood") == (
         "postgresql+psycopg://kw:***@db.example:5432/keywood")
 
 

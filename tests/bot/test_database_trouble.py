@@ -5,18 +5,22 @@ read-only connection)."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import event
 
+from bot import cli
 from bot.store import Store
 from bot.table import Table
 from engine.keyper import GAME
 from tests.bot.helpers import ANA, Started, cmd, dump
 
 pytestmark = pytest.mark.databases("sqlite")
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
 def a_legal_move(started: Started) -> str:
@@ -65,3 +69,17 @@ def test_a_read_only_database_is_named(started: Started) -> None:
     refused = table.handle(cmd(ANA, "play", a_legal_move(started)))
     assert not refused.ok and refused.reply.startswith("Keywood's database is read-only"), refused.reply
     assert dump(started.db) == before
+
+
+def test_a_read_only_database_that_needs_upgrading_is_named_at_startup(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 41 §9, at startup: a database of an older Keywood that may only be read cannot be brought up to date;
+    `keywood play` says so in one line, exits 2, and the file is unchanged."""
+    old = tmp_path / "old.db"
+    shutil.copy(FIXTURES / "keywood-ff0c4a6.db", old)
+    before = old.read_bytes()
+    assert cli.main(["play", "--db", f"sqlite:///file:{old}?mode=ro&uri=true"]) == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith(f"keywood play: cannot open the database at {old}: Keywood may "
+                                                 "only read it, and must write to it; nothing was changed"), said
+    assert old.read_bytes() == before
