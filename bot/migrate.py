@@ -1,10 +1,12 @@
 """Brings a Keywood database to the schema this code expects, with Alembic, and backs up SQLite files first.
 
 Every Store opening calls `upgrade`; at the newest revision it costs one small query and loads no Alembic script.
+After revisions ran on a SQLite file, it is vacuumed, so that the space they freed goes back to the file system.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -18,13 +20,14 @@ from sqlalchemy.exc import DBAPIError
 
 # oldest first; a test checks the scripts
 REVISIONS: tuple[str, ...] = ("0001_initial", "0002_decisions_outbox", "0003_shards", "0004_covered_indexes",
-                              "0005_open_deadlines")
+                              "0005_open_deadlines", "0006_sent_images")
 HEAD: str = REVISIONS[-1]
 """The newest revision id known to this code."""
 INITIAL = REVISIONS[0]
 PRE_ALEMBIC_TABLES = frozenset({"games", "seats", "actions", "snapshots", "prompts", "guild_settings"})
 SCRIPTS = Path(__file__).resolve().parent / "migrations"
 PG_LOCK_KEY = 0x4B6579776F6F64  # "Keywood": one migrating process at a time on a shared PostgreSQL database
+log = logging.getLogger("keywood")
 
 # Alembic's own version table, written directly when a new database is created at HEAD (no script loading).
 _VERSION = Table(
@@ -68,7 +71,32 @@ def upgrade(engine: Engine, url: str, create_all: Callable[[Connection], None]) 
     with engine.begin() as connection:  # on SQLite the store's listener makes this BEGIN IMMEDIATE
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_LOCK_KEY})
-        return _upgrade_locked(connection, url, create_all)
+        ran, backup = _upgrade_locked(connection, url, create_all)
+    if ran:  # committed: VACUUM cannot run inside a transaction
+        give_back_space(engine)
+    return backup
+
+
+def give_back_space(engine: Engine) -> None:
+    """VACUUM a SQLite database and checkpoint its write-ahead log, so that the file shrinks to what it holds (e.g.
+    after 0006_sent_images dropped the images of sent messages); nothing for another database (PostgreSQL reuses
+    the space by itself). A VACUUM that cannot run (the file held busy past the lock wait, no room on the disk for
+    its copy) is logged and skipped: the upgrade stands, only the space is not given back yet."""
+    if engine.dialect.name != "sqlite":
+        return
+    raw = engine.raw_connection()  # the driver's connection, outside any transaction (isolation_level None)
+    try:
+        cursor = raw.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.execute("VACUUM")
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            cursor.close()
+    except sqlite3.Error as exc:
+        log.warning("the database was upgraded, but VACUUM failed (%s): its free space was not given back; "
+                    "a VACUUM with Keywood stopped gives it back (docs/deploy.md, \"How big the database gets\")", exc)
+    finally:
+        raw.close()
 
 
 def stored_versions(engine: Engine) -> list[str] | None:
@@ -80,15 +108,17 @@ def stored_versions(engine: Engine) -> list[str] | None:
         return None
 
 
-def _upgrade_locked(connection: Connection, url: str, create_all: Callable[[Connection], None]) -> str | None:
-    """Decide again under the write lock (another process may have upgraded meanwhile), then upgrade."""
+def _upgrade_locked(connection: Connection, url: str,
+                    create_all: Callable[[Connection], None]) -> tuple[bool, str | None]:
+    """Decide again under the write lock (another process may have upgraded meanwhile), then upgrade; returns whether
+    revisions ran, and the backup written first."""
     tables = set(inspect(connection).get_table_names())
     versions: list[str] = []
     if _VERSION.name in tables:
         versions = [str(v) for v in connection.execute(text("SELECT version_num FROM alembic_version")).scalars()]
         tables.discard(_VERSION.name)
     if versions == [HEAD]:
-        return None
+        return False, None
     unknown = [v for v in versions if v not in REVISIONS]
     if unknown:
         raise SchemaTooNew(unknown[0])
@@ -97,7 +127,7 @@ def _upgrade_locked(connection: Connection, url: str, create_all: Callable[[Conn
         _VERSION.create(connection, checkfirst=True)
         connection.execute(_VERSION.delete())
         connection.execute(_VERSION.insert().values(version_num=HEAD))
-        return None
+        return False, None
     if not versions and not PRE_ALEMBIC_TABLES <= tables:
         raise NotKeywoodDatabase(set(PRE_ALEMBIC_TABLES - tables))
     backup = _backup(connection, url, versions[0] if versions else "pre-alembic")
@@ -105,7 +135,7 @@ def _upgrade_locked(connection: Connection, url: str, create_all: Callable[[Conn
     if not versions:  # written before Keywood used Alembic: the schema of revision 0001
         command.stamp(config, INITIAL)
     command.upgrade(config, HEAD)
-    return backup
+    return True, backup
 
 
 def alembic_config(connection: Connection) -> Config:
