@@ -9,8 +9,13 @@ game's lock, and a processed decision is closed.
 A process that stops renewing (killed, frozen) loses its leases when they expire; another process then borrows
 those shards and does their work, until the process owning them by its configuration comes back and asks for them:
 the borrower hands them over at its next tick, and the owner starts on them at its next, so that no two processes
-ever hold one shard together. A process that finds one of its own shards held by another live owner was started twice
-with the same shard: it is refused at start, and stops if that happens while it runs (e.g. after a long freeze).
+ever hold one shard together. Leases guard the sending too: immediately before each message, the sender checks that
+the message is still pending and that this process still holds its shard's lease (the row names it, and it has not
+lapsed by this process's own clock), so a process woken from a freeze after its shard was taken over sends nothing
+more; until a renewal gives the shard back, it is no longer this process's. A borrower hands a shard back only
+between two of its messages, never while one is in flight (the owner would find it pending and send it again).
+A process that finds one of its own shards held by another live owner was started twice with the same shard: it
+is refused at start, and stops if that happens while it runs (e.g. after a long freeze).
 """
 
 from __future__ import annotations
@@ -89,6 +94,15 @@ def gone(holder: str) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class SendCheck:
+    """What a sender learns just before sending a queued message: whether its shard is still this process's, and
+    whether the message still waits to be sent."""
+
+    held: bool
+    pending: bool
+
+
 @dataclass
 class Leases:
     """This process's leases: the shards it owns by configuration, and those it has borrowed."""
@@ -99,8 +113,10 @@ class Leases:
     seconds: float = 90.0
     name: str = field(default_factory=process_name)
     released: bool = False
-    # a renewal still running in its thread when the process stops must not take the leases back after release()
+    # a renewal still running in its thread when the process stops must not take the leases back after release();
+    # a send checked (check_send) waits for a renewal, and a renewal for a check
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _sending: int | None = field(default=None, repr=False)  # the shard of the message being sent, if any
 
     def __post_init__(self) -> None:
         """Check the configuration; raises ValueError on a shard outside 0..count-1."""
@@ -128,6 +144,27 @@ class Leases:
                 if shard in rows:
                     self._refuse_conflict(rows[shard], moment)
             return self._renew(tx, rows, moment)
+
+    def check_send(self, row_id: int, shard_key: int) -> SendCheck:
+        """Whether this process may still send a queued message (of a server with this shard key): one reading
+        transaction, no database lock taken. The clock is read after the lease: a freeze in between cannot make a
+        lapsed lease look live. A message it may send is in flight until done_sending(): meanwhile a renewal does
+        not hand its shard back to its owner, who would find it still pending and send it too."""
+        shard = shard_key % self.count
+        with self._lock:
+            with self.store.reading() as tx:
+                lease = tx.lease(shard)
+                status = tx.outbox_status(row_id)
+            held = (not self.released and lease is not None and lease.holder == self.name
+                    and lease.count == self.count and lease.expires_at > now())
+            check = SendCheck(held, status == "pending")
+            if check.held and check.pending:
+                self._sending = shard
+            return check
+
+    def done_sending(self) -> None:
+        """The message check_send allowed was sent and recorded (or its failure was): its shard may be handed over."""
+        self._sending = None
 
     def release(self) -> None:
         """Give up every lease this process holds, for good (at a clean stop: others may borrow them at once)."""
@@ -162,8 +199,11 @@ class Leases:
                 row.waiting = self.name  # the borrower gives it back at its next tick
                 tx.save_lease(row)
             elif row is not None and row.holder == self.name and row.borrowed and row.waiting:
-                # its owner is back: handed over whole, so that nobody borrows it in between
-                row.holder, row.borrowed, row.waiting, row.expires_at = row.waiting, False, None, until
+                if shard == self._sending:  # handed over at the next tick, once the message is recorded
+                    row.expires_at = until
+                    held.add(shard)
+                else:  # its owner is back: handed over whole, so that nobody borrows it in between
+                    row.holder, row.borrowed, row.waiting, row.expires_at = row.waiting, False, None, until
                 tx.save_lease(row)
             elif not live:
                 tx.save_lease(LeaseRow(shard=shard, count=self.count, holder=self.name, borrowed=not mine,

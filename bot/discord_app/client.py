@@ -51,6 +51,7 @@ class Keywood(discord.AutoShardedClient):
             self, allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=False),
             allowed_installs=app_commands.AppInstallationType(guild=True, user=False))
         self.sender = Sender(self)
+        self.sending: asyncio.Task[None] | None = None  # the ticker's latest send, run beside it
         register_commands(self)
 
     async def setup_hook(self) -> None:
@@ -95,6 +96,8 @@ class Keywood(discord.AutoShardedClient):
         """Stop the loops, give up this process's shards (others may take them over at once), then disconnect."""
         self.ticker.cancel()
         self.courier.cancel()
+        if self.sending is not None:
+            self.sending.cancel()
         if self.held is not None:
             self.held = None
             try:
@@ -106,7 +109,7 @@ class Keywood(discord.AutoShardedClient):
     @tasks.loop(seconds=30)
     async def ticker(self) -> None:
         """Renew the shard leases, process decisions whose deadline passed, then send whatever the outbox holds
-        (also after a restart); stop when another process has taken this one's own shards."""
+        (also after a restart) beside the ticker; stop when another process has taken this one's own shards."""
         try:
             self.held = await asyncio.to_thread(self.leases.renew)
         except ShardTaken as exc:
@@ -121,7 +124,14 @@ class Keywood(discord.AutoShardedClient):
             await asyncio.to_thread(self.table.due, None, self.held)
         except Exception:  # keep ticking whatever one game does
             log.exception("deadline processing failed")
-        await self.courier()
+        self.send_beside()
+
+    def send_beside(self) -> None:
+        """Send the outbox in a task of its own, so that a slow send (rate limits, a slow Discord) never holds up
+        the next tick's lease renewal: a lease lapsed that way would stop the sending (bot/shards.py) and let another
+        process take the shard over. While the last such task is not done, a later tick sends what this one would."""
+        if self.sending is None or self.sending.done():
+            self.sending = asyncio.create_task(self.courier())
 
     @tasks.loop(seconds=2)
     async def courier(self) -> None:

@@ -1,9 +1,11 @@
 """The sender: the outbox's queued messages as Discord calls.
 
 What to send, and what became of each message (sent, failed, retried with back-off, a user's DMs found closed),
-is the table's: the sender reads the pending rows from it, makes the calls, and reports back. Its one rule of
-its own keeps the order per destination: a message that must wait for a retry stops its destination (a channel,
-or one user's DMs) for the rest of that flush.
+is the table's: the sender reads the pending rows from it, makes the calls, and reports back. Its rules of its
+own: a message that must wait for a retry stops its destination (a channel, or one user's DMs) for the rest of that
+flush, keeping the order per destination; and just before each message it checks that the message is still pending
+and its shard still this process's (bot/shards.py), so that a process woken from a freeze after another took its
+shard over does not send again what that one sent.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import discord
 
 from bot.discord_app.texts import HOW_TO_OPEN_DMS, clip, decision_text, with_tail
 from bot.discord_app.views import action_view, opener_view, prompt_view
-from bot.store import OutboxRow, aware
+from bot.store import OutboxRow, ShardSet, aware
 
 if TYPE_CHECKING:
     from bot.discord_app.client import Keywood
@@ -53,23 +55,45 @@ class Sender:
         async with self.lock:
             rows = await asyncio.to_thread(self.bot.table.pending_messages, shards=held)
             blocked: set[str] = set()
+            lost: set[int] = set()
             failed: set[str] = set()
-            sent: list[int] = []
             moment = discord.utils.utcnow()
             for row in rows:
                 destination = row.recipient or f"#{row.channel_id}"
-                if destination in blocked:
+                if destination in blocked or row.shard_key % held.count in lost:
                     continue
                 if aware(row.next_attempt_at) > moment:
                     blocked.add(destination)  # an earlier message waits for its retry: keep the order
                     continue
-                if not await self._send_one(row, failed, sent):
-                    blocked.add(destination)
-            await asyncio.to_thread(self.bot.table.messages_sent, sent)
+                if not await self._still_ours(row, held.count, lost):
+                    continue
+                try:
+                    if not await self._send_one(row, failed):
+                        blocked.add(destination)
+                finally:
+                    self.bot.leases.done_sending()
             return failed
 
-    async def _send_one(self, row: OutboxRow, failed: set[str], sent: list[int]) -> bool:
-        """Send one queued message and record the result (delivered ones in sent); False to retry it later."""
+    async def _still_ours(self, row: OutboxRow, count: int, lost: set[int]) -> bool:
+        """Whether this process may send the message now: still pending, its shard's lease still this process's.
+
+        A lease found lost (this process was frozen, say, and another took the shard over) ends the sending of that
+        shard's messages, and the shard is no longer counted as held until a renewal gives it back.
+        """
+        assert row.id is not None
+        check = await asyncio.to_thread(self.bot.leases.check_send, row.id, row.shard_key)
+        if not check.held:
+            shard = row.shard_key % count
+            lost.add(shard)
+            held = self.bot.held
+            if held is not None and shard in held.ids:
+                self.bot.held = ShardSet(held.ids - {shard}, held.count)
+            log.warning("the lease of shard %d is no longer this process's; its messages are left to its holder",
+                        shard)
+        return check.held and check.pending
+
+    async def _send_one(self, row: OutboxRow, failed: set[str]) -> bool:
+        """Send one queued message and record the result at once; False to retry it later."""
         assert row.id is not None
         try:
             await self._deliver(row)
@@ -91,7 +115,9 @@ class Sender:
             await asyncio.to_thread(self.bot.table.message_failed, row.id, f"internal error ({type(exc).__name__})",
                                     permanent=True)
             return True
-        sent.append(row.id)
+        # recorded before the next message is sent: a process taking the shard over after a freeze here finds at
+        # most this one message still pending (its nonce lets Discord recognise it for a few minutes)
+        await asyncio.to_thread(self.bot.table.messages_sent, [row.id])
         return True
 
     async def _deliver(self, row: OutboxRow) -> None:

@@ -16,6 +16,10 @@ class LeaseQueries(TxCore):
         self._lock(LEASE_LOCK, "leases")
         return {row.shard: row for row in self._rows(select(LeaseRow))}
 
+    def lease(self, shard: int) -> LeaseRow | None:
+        """One shard's lease as last committed, without a lock (a sender's quick check that it still holds it)."""
+        return self._row(select(LeaseRow).where(LeaseRow.shard == shard))
+
     def save_lease(self, row: LeaseRow) -> None:
         """Store a new or changed lease."""
         self._save_by_key(row)

@@ -79,12 +79,13 @@ class Outbox:
     def failed(self, row_id: int, error: str, *, permanent: bool, moment: datetime | None = None) -> None:
         """Record a failed delivery: retried later with back-off, or (permanent) given up and reported to the host.
 
-        The host hears once per game and channel about a channel Keywood cannot post in.
+        The host hears once per game and channel about a channel Keywood cannot post in. A message no longer pending
+        (another process, which took its shard over, sent it meanwhile) is left as it is.
         """
         moment = moment or now()
         with self.store.transaction() as tx:
             row = tx.outbox_row(row_id)
-            if row is None:
+            if row is None or row.status != "pending":
                 return
             row.attempts += 1
             row.last_error = error[:500]

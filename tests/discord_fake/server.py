@@ -7,7 +7,8 @@ Discord rules a bot can break (late or double interaction responses, length and 
 :attr:`FakeDiscord.violations` and answering with the error Discord would give. Like Discord, a message POSTed again
 with the same ``nonce`` and ``enforce_nonce`` within a few minutes returns the first message instead of a new one.
 Tests can close a user's DMs (:meth:`FakeDiscord.refuse_dms`), take the bot's permission to post in a channel
-(:meth:`FakeDiscord.deny_send`) and make the next message POSTs to a channel fail (:meth:`FakeDiscord.fail_sends`).
+(:meth:`FakeDiscord.deny_send`), make the next message POSTs to a channel fail (:meth:`FakeDiscord.fail_sends`)
+and hold them unanswered until released (:meth:`FakeDiscord.hold_sends`).
 
 Shards work as on Discord: a session that IDENTIFYs with ``shard: [id, count]`` gets READY, GUILD_CREATE and every
 other event of the guilds with ``(guild_id >> 22) % count == id``; events without a guild (DMs) go to shard 0. A
@@ -675,6 +676,11 @@ class FakeDiscord:
         self.denied_channels: set[str] = set()
         self.denied_threads: set[str] = set()
         self.failing_sends: dict[str, list[tuple[int, bool]]] = {}
+        self.holding_sends: dict[str, int] = {}  # channel -> how many more message POSTs to hold (hold_sends)
+        self.held_sends: dict[str, int] = {}  # channel -> how many message POSTs wait now
+        self.gateway_down = False  # set: new gateway connections are refused with 503 (an outage)
+        self.gateway_refusals = 0  # how many were refused so far
+        self._releases: dict[str, asyncio.Event] = {}
         self.nonce_window = NONCE_WINDOW
         self._nonces: dict[tuple[str, str], tuple[str, float]] = {}  # (channel, nonce) -> (message id, created)
         self.commands_by_scope: dict[str | None, list[dict[str, Any]]] = {}
@@ -726,6 +732,8 @@ class FakeDiscord:
         return self
 
     async def stop(self) -> None:
+        for channel_id in list(self._releases):
+            self.release_sends(channel_id)
         for conn in list(self.gateway_connections):
             if not conn.ws.closed:
                 await conn.ws.close(code=1001, message=b"fake stopping")
@@ -826,6 +834,32 @@ class FakeDiscord:
         if status not in (400, 500, 502, 503, 504) or (status == 400 and created):
             raise ValueError(f"unsupported failure status {status}")
         self.failing_sends.setdefault(str(channel_id), []).extend([(status, created)] * n)
+
+    def hold_sends(self, channel_id: str | int, n: int = 1) -> None:
+        """The next ``n`` message POSTs to the channel get no answer until :meth:`release_sends` (as when the
+        request is slow to reach Discord); :attr:`held_sends` counts those waiting. Released, each is handled as
+        usual then (so a :meth:`fail_sends` made meanwhile applies to it)."""
+        self.holding_sends[str(channel_id)] = self.holding_sends.get(str(channel_id), 0) + n
+
+    def release_sends(self, channel_id: str | int) -> None:
+        """Let the held message POSTs to the channel go on, and hold no more of them."""
+        self.holding_sends.pop(str(channel_id), None)
+        release = self._releases.pop(str(channel_id), None)
+        if release is not None:
+            release.set()
+
+    async def _hold(self, cid: str) -> None:
+        """Wait until the channel's sends are released, if this POST is one of those to hold."""
+        if not self.holding_sends.get(cid):
+            return
+        self.holding_sends[cid] -= 1
+        release = self._releases.setdefault(cid, asyncio.Event())
+        self.held_sends[cid] = self.held_sends.get(cid, 0) + 1
+        self._notify()
+        try:
+            await release.wait()
+        finally:
+            self.held_sends[cid] -= 1
 
     # ---------------------------------------------------------------------------------------------- queries
 
@@ -1081,7 +1115,10 @@ class FakeDiscord:
 
     # ---------------------------------------------------------------------------------------------- gateway server
 
-    async def _ws_handler(self, request: web.Request) -> web.WebSocketResponse:
+    async def _ws_handler(self, request: web.Request) -> web.StreamResponse:
+        if self.gateway_down:  # an outage: the websocket upgrade is refused, as by a failing load balancer
+            self.gateway_refusals += 1
+            return web.Response(status=503, text="gateway unavailable")
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
         compress = request.query.get("compress")
@@ -1592,6 +1629,7 @@ class FakeDiscord:
             raise self._violate(ctx, problems)
 
     async def _h_send(self, ctx: _Ctx, cid: str) -> Any:
+        await self._hold(cid)
         ch = self._channel(cid)
         if ch.get("type") == 1:
             recipient = next((str(r["id"]) for r in ch.get("recipients") or []), None)
