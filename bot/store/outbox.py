@@ -24,6 +24,12 @@ class OutboxQueries(TxCore):
         return self.add_rows([OutboxRow(**{"next_attempt_at": moment, "created_at": moment, **row,
                                           "shard_key": guild_key(row["guild_id"])}) for row in rows])
 
+    def release_waiting(self, row_ids: list[int], image: bytes | None, moment: datetime) -> None:
+        """Make queued messages that waited for their command's image due from moment, with this image."""
+        if row_ids:
+            self._write(update(OutboxRow).where(col(OutboxRow.id).in_(row_ids), col(OutboxRow.status) == "pending")
+                        .values(image=image, next_attempt_at=moment))
+
     def mark_sent(self, row_ids: list[int], moment: datetime) -> None:
         """Record that these queued messages were delivered, and drop their images: nothing reads an image once its
         message is sent (an export draws the table again from the log), and a game's images would otherwise keep

@@ -115,6 +115,7 @@ class Table(Context):
             return Outcome(False, CHANGED, where=command.where)
         except StoreTrouble as exc:
             return Outcome(False, DATABASE_TROUBLE[exc.kind], where=command.where)
+        self.outbox.attach_image(outcome)
         return outcome
 
     def export(self, command: Command) -> Outcome:
@@ -152,7 +153,10 @@ class Table(Context):
 
     def due(self, moment: datetime | None = None, shards: ShardSet | None = None) -> list[Outcome]:
         """Act on every decision (of servers on these shards, or anywhere) whose deadline has passed."""
-        return timing.due(self, moment, shards)
+        outcomes = timing.due(self, moment, shards)
+        for outcome in outcomes:
+            self.outbox.attach_image(outcome)
+        return outcomes
 
     def pending_messages(self, limit: int = OUTBOX_BATCH,
                          shards: ShardSet | None = None) -> list[OutboxRow]:

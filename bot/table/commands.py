@@ -3,6 +3,7 @@ post, tell, mention, open and close), the decisions noted for a person, and the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -90,6 +91,8 @@ class Outcome:
     choices: dict[str, list[str]] = field(default_factory=dict)
     seats: dict[str, int] = field(default_factory=dict)
     image: bytes | None = None
+    # the image, drawn once the transaction has committed (Table.handle then sets image): not while it holds the lock
+    draw: Callable[[], bytes | None] | None = field(default=None, repr=False)
     game_id: int | None = None
     version: int | None = None
     where: Where | None = None

@@ -21,14 +21,14 @@ from bot.table.commands import Command, TableChanged, TableError
 from engine import standin
 
 KEPT_STATES = 1_000  # games whose state a table keeps in memory (the others are read from their snapshots)
-KEPT_WORK = 512  # results worked out outside a transaction (computer moves, images) kept for the command's next run
+KEPT_WORK = 512  # results worked out outside a transaction (computer moves) kept for the command's next run
 MAX_RUNS = 256  # a command needing more is run once more with the work done inside its transaction (it ends)
 
 T = TypeVar("T")
 
 
 class NeedsWork(BaseException):
-    """A command reached slow work not yet done (a computer's move, a table image): its transaction is given up,
+    """A command reached slow work not yet done (a computer's move): its transaction is given up,
     the work done outside it and the command run again (Context.writing). A BaseException, so that no handler's
     `except Exception` swallows it."""
 
@@ -133,12 +133,16 @@ class Context:
         return self.load(tx, row)
 
     def render(self, entry: GameEntry, view: dict[str, Any] | None) -> bytes | None:
-        """The table image of a public view, when images are on and the game has a renderer (drawn outside the
-        transaction: Context.worked_out)."""
+        """The table image of a public view, when images are on and the game has a renderer."""
+        draw = self.drawing(entry, view)
+        return draw() if draw is not None else None
+
+    def drawing(self, entry: GameEntry, view: dict[str, Any] | None) -> Callable[[], bytes | None] | None:
+        """How to draw the table image of a public view (later, after the transaction); None when there is none."""
         draw = entry.render
         if not self.images or draw is None or view is None:
             return None
-        return self.worked_out(("image", entry.id, fingerprint(view)), lambda: draw(view))
+        return lambda: draw(view)
 
 
 def fingerprint(data: Any) -> bytes:

@@ -4,23 +4,35 @@ whether a user's DMs are open. Sending itself is the transport's (Discord calls,
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
 
-from bot.store import OutboxRow, ShardSet, Store, Tx, aware, now
+from bot.store import OutboxRow, ShardSet, Store, StoreTrouble, Tx, aware, now
 from bot.table.commands import Outcome, is_computer
 from engine.core import json_text
 
+log = logging.getLogger("keywood")
 MAX_BACKOFF_SECONDS = 600
 OUTBOX_BATCH = 200  # the most queued messages read at once
 DM_RETRY = timedelta(hours=24)  # a user whose DMs were refused is not tried again for this long
+# The messages of a command whose image is drawn after it committed wait for it this long at most (a crash in
+# between: they are then sent without it). All of them wait, so that a turn's DMs never arrive before its post.
+IMAGE_WAIT = timedelta(seconds=30)
+DRAWING = b""  # the image column of a waiting message that is to carry the image
 
 
 def queue(tx: Tx, outcome: Outcome) -> list[OutboxRow]:
-    """Queue what an accepted outcome must send, in its transaction; returns the rows."""
+    """Queue what an accepted outcome must send, in its transaction; returns the rows. While its image is not drawn
+    yet (outcome.draw) they wait for it: Outbox.attach_image, once the transaction has committed."""
     return tx.add_outbox(outbox_rows(outcome, tx.now()))
+
+
+def awaiting_image(outcome: Outcome) -> list[OutboxRow]:
+    """The queued rows of an outcome that wait for its image."""
+    return [row for row in outcome.outbox if aware(row.next_attempt_at) > aware(row.created_at)]
 
 
 def outbox_rows(outcome: Outcome, moment: datetime) -> list[dict[str, Any]]:
@@ -31,10 +43,13 @@ def outbox_rows(outcome: Outcome, moment: datetime) -> list[dict[str, Any]]:
     where = outcome.where
     rows: list[dict[str, Any]] = []
 
-    def row(kind: str, recipient: str | None, payload: dict[str, Any], image: bytes | None = None) -> None:
+    waits = outcome.draw is not None and outcome.image is None
+
+    def row(kind: str, recipient: str | None, payload: dict[str, Any], image: bool = False) -> None:
         rows.append({"game_id": outcome.game_id, "guild_id": where.guild_id, "channel_id": where.channel_id,
-                     "recipient": recipient, "kind": kind, "payload": json_text(payload), "image": image,
-                     "status": "pending", "attempts": 0, "next_attempt_at": moment, "last_error": "",
+                     "recipient": recipient, "kind": kind, "payload": json_text(payload),
+                     "image": (DRAWING if waits else outcome.image) if image else None, "status": "pending",
+                     "attempts": 0, "next_attempt_at": moment + IMAGE_WAIT if waits else moment, "last_error": "",
                      "created_at": moment})
 
     if outcome.public:
@@ -44,8 +59,7 @@ def outbox_rows(outcome: Outcome, moment: datetime) -> list[dict[str, Any]]:
             buttons = {"game": outcome.game_id, "seat": outcome.seats.get(user_id, 0), "version": outcome.version,
                        "choices": choices}
         mention = [m for m in outcome.mention if not is_computer(m)]
-        row("public", None, {"text": "\n".join(outcome.public), "mention": mention, "buttons": buttons},
-            outcome.image)
+        row("public", None, {"text": "\n".join(outcome.public), "mention": mention, "buttons": buttons}, image=True)
     for user_id, lines in outcome.private.items():
         if not is_computer(user_id):  # nobody reads a computer seat's messages
             row("private", user_id, {"text": "\n".join(lines)})
@@ -54,7 +68,7 @@ def outbox_rows(outcome: Outcome, moment: datetime) -> list[dict[str, Any]]:
                                        "deadline": note.deadline.isoformat(), "default": note.default,
                                        "kind": note.kind, "phrase": note.phrase, "clocked": note.clocked,
                                        "pinged": note.user_id in outcome.mention},
-            outcome.image if note.with_image else None)
+            image=note.with_image)
     return rows
 
 
@@ -69,6 +83,32 @@ class Outbox:
         order per destination)."""
         with self.store.transaction() as tx:
             return tx.pending_outbox(limit, shards)
+
+    def attach_image(self, outcome: Outcome) -> None:
+        """Draw an accepted outcome's image (outcome.draw), now that its transaction has committed, and hand it to
+        the queued rows waiting for it, which may then be sent; a database in trouble leaves them to be sent
+        without it once IMAGE_WAIT has passed."""
+        if outcome.draw is None:
+            return
+        draw, outcome.draw = outcome.draw, None
+        try:
+            outcome.image = draw()
+        except Exception:  # a drawing bug must not take back a committed move: its messages go without the image
+            log.exception("the table image of game %s could not be drawn", outcome.game_id)
+        waiting = awaiting_image(outcome)
+        if not waiting:
+            return
+        moment = now()
+        pictured = [row.id for row in waiting if row.image == DRAWING and row.id is not None]
+        others = [row.id for row in waiting if row.image != DRAWING and row.id is not None]
+        try:
+            with self.store.transaction() as tx:
+                tx.release_waiting(pictured, outcome.image, moment)
+                tx.release_waiting(others, None, moment)
+        except StoreTrouble:
+            return
+        for row in waiting:
+            row.image, row.next_attempt_at = outcome.image if row.image == DRAWING else None, moment
 
     def sent(self, row_ids: list[int], moment: datetime | None = None) -> None:
         """Record that queued messages were delivered."""

@@ -227,8 +227,7 @@ def after_change(ctx: Context, tx: Tx, game: Loaded, moment: datetime, events: S
               if not isinstance(e, Event) or e.public]
     view = game.rename_view(game.engine.view(game.state, None)) if ctx.images else None
     outcome = Outcome(True, public=public, game_id=game.id, board=view, closed=list(game.done_prompts),
-                      seats={s.user_id: s.seat for s in game.seats},
-                      image=ctx.render(game.entry, view) if view else None)
+                      seats={s.user_id: s.seat for s in game.seats}, draw=ctx.drawing(game.entry, view))
     for event in (e for e in texts if isinstance(e, Event) and not e.public):
         for seat in event.to or ():
             outcome.private.setdefault(game.user_of(seat).user_id, []).append(game.rename(event.text))
@@ -251,7 +250,7 @@ def _finish(ctx: Context, tx: Tx, game: Loaded, outcome: Outcome) -> None:
     outcome.public.append(game.rename(describe.scoreboard(final)))
     scoreboard = game.entry.render_scoreboard if ctx.images else None
     if scoreboard is not None:
-        outcome.image = ctx.worked_out(("scoreboard", game.entry.id, fingerprint(final)), lambda: scoreboard(final))
+        outcome.draw = lambda: scoreboard(final)
 
 
 def undo(ctx: Context, tx: Tx, cmd: Command, moment: datetime) -> Outcome:

@@ -231,7 +231,7 @@ def _queued_due(ctx: Context, game_id: int, moment: datetime, tx: Tx) -> list[Ou
     """One game's overdue decisions processed (_due_game) and what they must send queued, in this transaction."""
     found = _due_game(ctx, tx, game_id, moment)
     for outcome in found:
-        queue(tx, outcome)
+        outcome.outbox = queue(tx, outcome)
     return found
 
 

@@ -17,7 +17,7 @@ from bot import cli
 from bot.store import Store
 from bot.table import Table
 from engine.keyper import GAME
-from tests.bot.helpers import ANA, Started, cmd, dump
+from tests.bot.helpers import ANA, BEN, CLEO, Started, cmd, dump
 
 pytestmark = pytest.mark.databases("sqlite")
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -45,9 +45,12 @@ def test_a_locked_database_is_named_and_changes_nothing(started: Started) -> Non
     assert table.handle(cmd(ANA, "play", move)).ok, "the game plays on once the lock is gone"
 
 
-def test_a_full_database_is_named_and_changes_nothing(started: Started) -> None:
-    """No room left for another page: the command is refused as 'full', and nothing of it is stored."""
-    store = Store(started.table.store.url)
+def test_a_full_database_is_named_and_changes_nothing(table: Table, db_path: Path) -> None:
+    """No room left for another page: `start`, which stores the new game's state, is refused as 'full', and
+    nothing of it is stored; once there is room again the game starts."""
+    for step in [cmd(ANA, "new", "keyper", options={"seed": 7}), cmd(BEN, "join"), cmd(CLEO, "join")]:
+        assert table.handle(step).ok
+    store = Store(table.store.url)
 
     @event.listens_for(store.engine, "connect")
     def no_room(dbapi_connection: Any, _record: Any) -> None:
@@ -55,11 +58,12 @@ def test_a_full_database_is_named_and_changes_nothing(started: Started) -> None:
         dbapi_connection.execute(f"PRAGMA max_page_count = {pages}")
 
     store.release()  # new connections, with the limit
-    table = Table(store)  # with the table image, which needs new pages
-    before = dump(started.db)
-    refused = table.handle(cmd(ANA, "play", a_legal_move(started)))
+    full = Table(store, images=False)
+    before = dump(db_path)
+    refused = full.handle(cmd(ANA, "start"))
     assert not refused.ok and refused.reply.startswith("Keywood's database has no room left"), refused.reply
-    assert dump(started.db) == before
+    assert dump(db_path) == before
+    assert table.handle(cmd(ANA, "start")).ok, "the game starts once there is room"
 
 
 def test_a_read_only_database_is_named(started: Started) -> None:

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import GameRow, ReadOnlyTransaction, Store
-from bot.table import STANDIN_AUTHOR, Table
+from bot.store import GameRow, ReadOnlyTransaction, Store, aware, now
+from bot.table import STANDIN_AUTHOR, Outcome, Table
+from bot.table.outbox import IMAGE_WAIT, outbox_rows
 from engine import standin
 from engine.keyper import GAME
-from tests.bot.helpers import ANA, WHERE, Started, cmd, dump, log_rows, url
+from tests.bot.helpers import ANA, BEN, CLEO, WHERE, Started, cmd, count, dump, log_rows, url
 
 pytestmark = pytest.mark.databases("sqlite")
 
@@ -79,3 +80,20 @@ def test_the_write_lock_is_free_while_a_computer_thinks(db_path: Path) -> None:
     assert free, "the write lock was held the whole time the computers thought"
     authors = [row[2] for row in log_rows(table, started.game_id)]
     assert authors.count(STANDIN_AUTHOR) >= 2, authors
+
+
+def test_the_table_image_is_drawn_after_the_move_is_stored(db_path: Path) -> None:
+    """The turn message is queued waiting for its image (due only IMAGE_WAIT later, as it stays if the process
+    stops before drawing it); once the command has committed, the image is drawn and handed to it, and it is due."""
+    table = Table(Store(url(db_path)), images=True)
+    assert table.handle(cmd(ANA, "new", "keyper", options={"seed": 5})).ok
+    for who in (BEN, CLEO):
+        assert table.handle(cmd(who, "join")).ok
+    started = table.handle(cmd(ANA, "start"))
+    public = [row for row in started.outbox if row.kind == "public"][-1]
+    assert started.image is not None and started.image.startswith(b"\x89PNG")
+    assert public.image == started.image and aware(public.next_attempt_at) <= now()
+    assert count(db_path, f"SELECT count(*) FROM outbox WHERE id = {public.id} AND image IS NOT NULL") == 1
+    waiting = Outcome(True, public=["A move."], where=WHERE, game_id=started.game_id, draw=lambda: b"png")
+    rows = outbox_rows(waiting, now())
+    assert rows[0]["image"] == b"" and rows[0]["next_attempt_at"] == rows[0]["created_at"] + IMAGE_WAIT
