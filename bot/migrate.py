@@ -10,6 +10,7 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
+from importlib import resources
 from pathlib import Path
 
 from alembic import command
@@ -25,7 +26,7 @@ HEAD: str = REVISIONS[-1]
 """The newest revision id known to this code."""
 INITIAL = REVISIONS[0]
 PRE_ALEMBIC_TABLES = frozenset({"games", "seats", "actions", "snapshots", "prompts", "guild_settings"})
-SCRIPTS = Path(__file__).resolve().parent / "migrations"
+SCRIPTS = Path(str(resources.files("bot.migrations")))  # package data: the revisions ship in the wheel
 PG_LOCK_KEY = 0x4B6579776F6F64  # "Keywood": one migrating process at a time on a shared PostgreSQL database
 log = logging.getLogger("keywood")
 
