@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot import cli, migrate
-from bot.store import Store
 from bot.doctor import checks
+from bot.store import Store
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "keywood-b19d9db.db"
 TOKEN = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB"  # a token's form, no real token
