@@ -4,6 +4,7 @@ refused and nothing is written."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import html
 import io
@@ -11,6 +12,7 @@ import json
 import random
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +20,11 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw
 
 from bot import cli, export, games
+from bot.export import film
 from bot.store import Store
 from bot.table import Table
 from engine.core import JSON
+from engine.playout import random_playout
 from tests.bot.helpers import ANA, BEN, ELSEWHERE, cmd, count, start_game, url
 from tests.quick import QUICK_STANDIN
 
@@ -63,12 +67,13 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Store, 
 
 
 def picture(view: JSON) -> bytes:
-    """A quick stand-in for a game's table image: the view's waiting line and a colour block drawn from it."""
+    """A quick stand-in for a game's table image: the view's waiting line and a colour block drawn from it (one of
+    64 colours, so that a game's images fit one palette)."""
     image = Image.new("RGB", (320, 90), (250, 247, 240))
     draw = ImageDraw.Draw(image)
     draw.text((8, 8), str(view.get("waiting_for", ""))[:48], fill=(30, 30, 30))
     digest = hashlib.sha256(json.dumps(view, sort_keys=True).encode()).digest()
-    draw.rectangle((8, 40, 8 + digest[0], 80), fill=(digest[1], digest[2], digest[3]))
+    draw.rectangle((8, 40, 8 + digest[0], 80), fill=tuple(64 + (v & 3) * 60 for v in digest[1:4]))
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
@@ -83,33 +88,36 @@ def page_data(text: str) -> dict[str, Any]:
 
 def reconstruct(data: dict[str, Any]) -> list[Image.Image]:
     """What the page's canvas shows at every step, worked out from its data the way its script draws it."""
-    images = [Image.open(io.BytesIO(_bytes(uri))).convert("RGB") for uri in data["images"]]
-    frames: list[Image.Image] = []
+    frames = [image.copy() for image in canvases(data)]
+    return [frames[step[0]] for step in data["steps"]]
+
+
+def canvases(data: dict[str, Any]) -> Iterator[Image.Image]:
+    """The page's canvas after each of its frames, in order (the same image, drawn on)."""
+    sheets = [Image.open(io.BytesIO(_bytes(uri))).convert("RGB") for uri in data["images"]]
     shown = Image.new("RGB", (1, 1))
     for frame in data["frames"]:
-        if "k" in frame:
-            shown = images[frame["k"]].copy()
-        else:
-            if "s" in frame:
-                width, height, top, source, target = frame["s"]
-                shown = export._shifted(shown, height, (top, source, target))
-            for x, y, w, h, sy in frame["r"]:
-                shown.paste(images[frame["p"]].crop((0, sy, w, sy + h)), (x, y))
-        frames.append(shown.copy())
-    return [frames[step[0]] for step in data["steps"]]
+        if "n" in frame:
+            shown = Image.new("RGB", tuple(frame["n"]))
+        if "s" in frame:
+            width, height, top, source, target = frame["s"]
+            shown = film._shifted(shown, height, (top, source, target))
+        rectangles = frame["r"]
+        for k in range(0, len(rectangles), 7):
+            x, y, w, h, sheet, sx, sy = rectangles[k:k + 7]
+            shown.paste(sheets[sheet].crop((sx, sy, sx + w, sy + h)), (x, y))
+        yield shown
 
 
 def _bytes(uri: str) -> bytes:
     """The bytes of a base64 data: URI."""
-    import base64
-
     return base64.b64decode(uri.split(",", 1)[1])
 
 
-def _close(shown: Image.Image, wanted: Image.Image) -> bool:
-    """Whether the page's picture is the wanted one to within the noise the packing allows."""
-    return shown.size == wanted.size and max(hi for _, hi in ImageChops.difference(shown, wanted).getextrema()) \
-        <= export.NOISE
+def _same(shown: Image.Image, wanted: bytes) -> bool:
+    """Whether the page's picture is exactly the wanted image."""
+    image = Image.open(io.BytesIO(wanted)).convert("RGB")
+    return shown.size == image.size and ImageChops.difference(shown, image).getbbox() is None
 
 
 def private_lines(store: Store, game_id: int) -> set[str]:
@@ -148,31 +156,44 @@ def test_a_finished_game_exports_one_step_per_action(finished: tuple[Store, dict
     assert not re.search(r"https?://", text, re.I), "the page refers to the network"
     hidden = private_lines(store, game_id) - set("\n".join(lines).splitlines())
     assert not [line for line in hidden if len(line) > 12 and line in "\n".join(lines)]
-    pngs = [picture(s.view) for s in replay.steps]
-    palette = export.shared_palette(pngs)
     for k, shown in enumerate(reconstruct(data)):
-        assert _close(shown, export._indexed(pngs[k], palette).convert("RGB")), f"step {k} is drawn wrong"
+        assert _same(shown, picture(replay.steps[k].view)), f"step {k} is drawn wrong"
 
 
-def test_real_table_images_are_packed_within_the_noise_allowance() -> None:
-    """A Keyper game's first table images (their height changes as offers come and go) are packed into whole
-    images, shifts and changed rectangles, and the page redraws each within NOISE of its palette colours."""
-    entry = games.get("keyper")
-    state = entry.engine.setup(["Ana", "Ben", "Cleo", "Dev"], SEED, {})
+def real_images(game: str, count: int, players: int = 4) -> list[bytes]:
+    """The first table images of a seeded random game of a registered game."""
+    entry = games.get(game)
+    assert entry.render is not None
+    state = entry.engine.setup(["Ana", "Ben", "Cleo", "Dev", "Eve", "Finn"][:players], SEED, {})
     rng = random.Random(SEED)
-    pngs = [entry.render(entry.engine.view(state, None))] if entry.render else []
-    while len(pngs) < 12 and entry.render:
+    pngs = [entry.render(entry.engine.view(state, None))]
+    while len(pngs) < count:
         seat = entry.engine.to_act(state)[0]
         entry.engine.apply_in_place(state, seat, rng.choice(entry.engine.legal_actions(state, seat)))
         pngs.append(entry.render(entry.engine.view(state, None)))
-    packed = export.pack(pngs)
-    data = {"images": [export.data_uri(b) for b in packed.images], "frames": packed.frames,
-            "steps": [[f, "", ""] for f in packed.steps]}
-    palette = export.shared_palette(pngs)
-    for shown, png in zip(reconstruct(data), pngs, strict=True):
-        assert _close(shown, export._indexed(png, palette).convert("RGB"))
-    assert any("s" in frame for frame in packed.frames), "a change of height was drawn as a shift"
-    assert sum(len(b) for b in packed.images) < sum(len(p) for p in pngs) / 2, "packing saves most of the bytes"
+    return pngs
+
+
+def packed(pngs: list[bytes]) -> dict[str, Any]:
+    """A sequence of images packed as a page packs them, as the page's data (one step per image)."""
+    sheets: list[bytes] = []
+    packer = film.Film(sheets.append)
+    for png in pngs:
+        packer.add(png)
+    packer.close()
+    return {"images": [export.data_uri(b) for b in sheets], "frames": [json.loads(f) for f in packer.frames],
+            "steps": [[f, "", ""] for f in packer.steps]}
+
+
+def test_real_table_images_are_redrawn_exactly() -> None:
+    """A Keyper game's first table images (their height changes as offers come and go) are packed into a first
+    image, resizes and changed rectangles, and the page redraws every one of them pixel for pixel."""
+    pngs = real_images("keyper", 16)
+    data = packed(pngs)
+    for k, (shown, png) in enumerate(zip(reconstruct(data), pngs, strict=True)):
+        assert _same(shown, png), f"image {k} is drawn wrong"
+    assert any("s" in frame for frame in data["frames"]), "a change of height was drawn as a resize"
+    assert sum(len(_bytes(u)) for u in data["images"]) < sum(len(p) for p in pngs) / 3, "packing saves most bytes"
 
 
 def test_the_cli_writes_a_finished_game(finished: tuple[Store, dict[str, int]], tmp_path: Path,
@@ -185,7 +206,7 @@ def test_the_cli_writes_a_finished_game(finished: tuple[Store, dict[str, int]], 
     said = capsys.readouterr().out
     assert said.startswith(f"Wrote {out} (") and "MiB" in said
     text = out.read_text(encoding="utf-8")
-    assert text.startswith("<!DOCTYPE html>") and len(page_data(text)["images"]) > 1
+    assert text.startswith("<!DOCTYPE html>") and len(page_data(text)["frames"]) > 1
 
 
 @pytest.mark.parametrize("stage", ["lobby", "active", "abandoned"])
@@ -253,3 +274,96 @@ def test_the_table_refuses_a_replay_while_the_game_runs(table: Table) -> None:
                              "a game that has not ended could show what is still hidden.")
     empty = table.handle(cmd(BEN, "export", where=ELSEWHERE))
     assert not empty.ok and empty.reply == "There is no game in this channel. Start one with `new`."
+
+
+def made_up(views: list[JSON], render: Any = None) -> export.Replay:
+    """A replay of a made-up game whose steps have these views (drawn by picture unless render says otherwise)."""
+    steps = [export.Step.of(f"{k}. a move" if k else "", "", view) for k, view in enumerate(views)]
+    board = games.get("tokens").engine
+    state = board.setup(["Ana", "Ben"], SEED, {})
+    return export.Replay(0, "Made up", ["Ana", "Ben"], steps, board.score(state, None), SEED, render or picture)
+
+
+def test_processes_drawing_parts_of_a_game_draw_what_one_process_draws() -> None:
+    """Two processes each drawing half of the game (each half from a whole image on) give a page whose every step
+    is the step's image, as one process gives it."""
+    views: list[JSON] = [{"waiting_for": f"move {k // 3}", "n": k % 7} for k in range(60)]
+    one, two = (page_data(export.page(made_up(views), workers=n)) for n in (1, 2))
+    assert sum("n" in json.dumps(f) for f in two["frames"]) == 2 > sum("n" in json.dumps(f) for f in one["frames"])
+    for k, (a, b) in enumerate(zip(reconstruct(one), reconstruct(two), strict=True)):
+        assert _same(a, picture(views[k])) and _same(b, picture(views[k])), f"step {k} is drawn wrong"
+
+
+def test_images_seen_before_are_stored_once() -> None:
+    """A table going back and forth between two pictures 200 times stores about as many image bytes as going
+    back and forth twice: each rectangle of pixels is stored once and pointed at again (by one drawing process;
+    each process stores its own)."""
+    def sizes(count: int) -> tuple[int, int]:
+        views: list[JSON] = [{"waiting_for": "a" if k % 2 else "b"} for k in range(count)]
+        data = page_data(export.page(made_up(views), workers=1))
+        return sum(len(u) for u in data["images"]), len(data["steps"])
+
+    (short, steps), (long, many) = sizes(4), sizes(400)
+    assert many == 400 and steps == 4
+    assert long == short
+
+
+def noise(view: JSON) -> bytes:
+    """A stand-in table image nothing in another resembles: random pixels drawn from the view's number."""
+    rng = random.Random(view["n"])
+    image = Image.frombytes("P", (256, 256), rng.randbytes(256 * 256))
+    image.putpalette([rng.randrange(256) for _ in range(768)])
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+class Written(io.BytesIO):
+    """A file in memory that notes how many bytes it held each time a table image was drawn."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: list[int] = []
+
+    def draw(self, view: JSON) -> bytes:
+        """Draw a view (as noise does) after noting how much has been written so far."""
+        self.held.append(self.tell())
+        return noise(view)
+
+
+def test_the_page_is_written_while_the_images_are_drawn() -> None:
+    """The images packed so far leave for the file while later ones are still to be drawn (memory does not grow
+    with the number of images): by the last image, most of the page's image bytes are written."""
+    out = Written()
+    export.write_page(made_up([{"n": k} for k in range(120)], out.draw), out, workers=1)
+    images = sum(len(u) for u in page_data(out.getvalue().decode())["images"])
+    assert len(out.held) == 120 and images > 120 * 256 * 256 * 0.9, "noise does not pack"
+    assert out.held[60] > images / 3 and out.held[-1] > images * 0.8
+
+
+def test_a_long_game_stays_under_discords_limit() -> None:
+    """The longest of ten seeded random 4-player Keyper games (425 actions) with its real table images: every
+    step is on the page, and the page stays under 8 MiB (Discord's limit is 10 MiB)."""
+    entry = games.get("keyper")
+    lengths = {seed: len(random_playout(entry.engine, ["Ana", "Ben", "Cleo", "Dev"], seed)[1].actions)
+               for seed in range(1, 11)}
+    seed = max(lengths, key=lengths.__getitem__)
+    views: list[JSON] = []  # copies: the play-out changes its state in place
+
+    def keep(state: Any, seat: int, action: Any) -> None:
+        views.append(json.loads(json.dumps(entry.engine.view(state, None))))
+
+    random_playout(entry.engine, ["Ana", "Ben", "Cleo", "Dev"], seed, on_step=keep)
+    final, _ = random_playout(entry.engine, ["Ana", "Ben", "Cleo", "Dev"], seed)
+    views.append(entry.engine.view(final, None))
+    assert len(views) == lengths[seed] + 1 > 400
+    replay = replace(made_up(views, entry.render), title="Keyper", render_scoreboard=entry.render_scoreboard)
+    text = export.page_bytes(replay)
+    assert len(text) < 8 * 2**20
+    data = page_data(text.decode())
+    assert len(data["steps"]) == len(views) and {f for f, _, _ in data["steps"]} <= set(range(len(data["frames"])))
+    wanted = {k: v for k, v in enumerate(views) if k % 100 == 0 or k == len(views) - 1}
+    frames = {data["steps"][k][0]: k for k in wanted}
+    for index, shown in enumerate(canvases(data)):
+        if index in frames:
+            assert entry.render is not None and _same(shown, entry.render(wanted[frames[index]])), index

@@ -1,6 +1,6 @@
 """The exported replay page in a real headless Chromium (Debian's package, driven by Playwright) with every
-network request blocked: it loads without errors, steps with the buttons and the arrow keys, jumps to a chapter,
-and its last step shows the last table image and the final scoreboard."""
+network request blocked: it loads without errors, steps with the buttons and the arrow keys, jumps to a chapter and
+back, and its canvas shows each step's table image pixel for pixel; the final scoreboard is visible."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot import export
 from bot.store import Store
 from bot.table import Table
 from tests.bot.helpers import url
-from tests.bot.test_export import _close, finish, page_data, picture, reconstruct
+from tests.bot.test_export import finish, page_data, picture, reconstruct
 from tests.quick import QUICK_STANDIN
 
 CHROMIUM = Path(os.environ.get("KEYWOOD_CHROMIUM", "/usr/bin/chromium"))
@@ -63,7 +63,8 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, d
 
 def test_the_page_works_offline_in_chromium(exported: tuple[Path, dict[str, Any]]) -> None:
     """Loads with no request leaving the machine and no console error; Forward/Back and the arrow keys step; the
-    chapter list jumps; the last step shows the last image and the final scoreboard is visible."""
+    chapter list and the log jump; the canvas is each step's image, stepping back from the end and jumping back
+    included; the final scoreboard is visible."""
     sync_api = need_browser()
     path, data = exported
     last = len(data["steps"]) - 1
@@ -95,7 +96,16 @@ def test_the_page_works_offline_in_chromium(exported: tuple[Path, dict[str, Any]
                 assert page.locator("#counter").inner_text() == f"Step {step} of {last}"
                 assert page.locator("#line").inner_text() == (data["steps"][step][1] or "The start of the game.")
 
+            drawn = reconstruct(data)
+
+            def shows(step: int) -> None:
+                shown = page.evaluate("document.getElementById('board').toDataURL('image/png')")
+                image = Image.open(io.BytesIO(base64.b64decode(shown.split(",", 1)[1]))).convert("RGB")
+                assert image.size == drawn[step].size and not ImageChops.difference(image, drawn[step]).getbbox(), \
+                    f"the canvas is not step {step}'s image"
+
             at(0)
+            shows(0)
             page.click("#next")
             at(1)
             page.click("#next")
@@ -111,11 +121,20 @@ def test_the_page_works_offline_in_chromium(exported: tuple[Path, dict[str, Any]
             page.select_option("#chapter", str(first))
             at(first)
             assert page.locator("#chapter option:checked").inner_text() == label
+            shows(first)
             page.click("#last")
             at(last)
-            shown = page.evaluate("document.getElementById('board').toDataURL('image/png')")
-            picture_now = Image.open(io.BytesIO(base64.b64decode(shown.split(",", 1)[1]))).convert("RGB")
-            assert _close(picture_now, reconstruct(data)[last]), "the canvas is not the last image"
+            shows(last)
+            page.keyboard.press("ArrowLeft")  # one step back from the end: drawn again from a kept copy of the canvas
+            at(last - 1)
+            shows(last - 1)
+            middle = last // 2
+            page.locator("#log li").nth(middle).click()  # far back: drawn again from an earlier copy or the start
+            at(middle)
+            shows(middle)
+            page.keyboard.press("Home")
+            at(0)
+            shows(0)
             page.locator("#score").scroll_into_view_if_needed()
             assert page.locator("#score-image").is_visible()
             assert "Final score:" in page.locator("#score-text").inner_text()
