@@ -12,10 +12,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.clocks import CONSEQUENCES
 from engine.core import JSON, Game, Scoreboard
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 RULEBOOK = files("bot.rulebook")  # the rules documents, shipped inside the package
 
@@ -125,6 +128,7 @@ class GameEntry:
     rulings: Traversable | None = None
     options: tuple[Option, ...] = ()
     render: Callable[[JSON], bytes] | None = None
+    picture: Callable[[JSON], Image.Image] | None = None  # render's image before it is encoded (for the export)
     render_scoreboard: Callable[[Scoreboard], bytes] | None = None
     blurb: str = ""
     chapter: Callable[[JSON], str] | None = None
@@ -254,7 +258,8 @@ def _register_builtin() -> None:
                     components="a tile, fair or boat", hand_words="your fair tiles and tiles in hand"),
         rules=RULEBOOK / "keyper.md", rulings=RULEBOOK / "rulings.md",
         options=(Option("unlimited_supply", bool, False, "Lift the resource limits (the designer's own ruling)"),),
-        render=keyper_render.render, render_scoreboard=keyper_render.render_scoreboard,
+        render=keyper_render.render, picture=keyper_render.picture,
+        render_scoreboard=keyper_render.render_scoreboard,
         blurb="Workers, joiners and four seasons of farming (2-4 players).", chapter=season_chapter("season_name"),
     ))
 
@@ -274,7 +279,8 @@ def _register_builtin() -> None:
                  Option("open_tiles", bool, False, "Variation three: every building tile face up from the start"),
                  Option("open_screens", bool, False, "Everyone's cubes and seats shown, not kept behind screens "
                         "(ruling T-1)")),
-        render=keythedral_render.render, render_scoreboard=keythedral_render.render_scoreboard,
+        render=keythedral_render.render, picture=keythedral_render.picture,
+        render_scoreboard=keythedral_render.render_scoreboard,
         blurb="Gather stone, timber and more from the fields to buy seats in the Keythedral (2-5 players; "
               "two players is variation one).",
         chapter=round_chapter,
@@ -302,7 +308,8 @@ def _register_builtin() -> None:
                    "count), or off", choices=("off", *(b.id for b in KEYFLOWER_PARTS.boats))),
             Option("key_celeste", bool, False, "Key Celeste module: the tile and its ghost"),
         ),
-        render=keyflower_render.render, render_scoreboard=keyflower_render.render_scoreboard,
+        render=keyflower_render.render, picture=keyflower_render.picture,
+        render_scoreboard=keyflower_render.render_scoreboard,
         blurb="Bid and work with keyples of four colours through four seasons to build the best village "
               "(2-6 players).",
         chapter=season_chapter("season"),

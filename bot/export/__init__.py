@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
+from PIL import Image
 
 from bot import describe, games
 from bot.export.film import Film
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = ["ExportError", "Film", "NoGame", "NotFinished", "Replay", "Step", "build", "collect", "export", "page",
            "page_bytes", "write", "write_page"]
 
+Drawing = Callable[[JSON], bytes | Image.Image]  # a view's table image, encoded (a renderer's render) or not (picture)
 RECENT = 8  # the last views' images kept, so that a view met again (a screen opened and closed) is not redrawn
 WORKERS = 2  # processes drawing a long game's images at most (each a part of the game, from a whole image on)
 PART = 150  # steps per process at least: starting one costs about a second (a new Python importing the renderers)
@@ -95,6 +97,7 @@ class Replay:
     seed: int
     render: Callable[[JSON], bytes] | None = None
     render_scoreboard: Callable[[Scoreboard], bytes] | None = None
+    picture: Callable[[JSON], Image.Image] | None = None  # render's image unencoded: the export packs it itself
 
 
 # reading a finished game
@@ -151,7 +154,7 @@ def collect(tx: Tx, game_id: int) -> Replay:
         raise ExportError(f"game {game_id}'s log no longer replays to its stored state (`keywood replay "
                           f"{game_id}` says more); nothing was exported")
     return Replay(game_id, entry.title, [s.name for s in game.seats], steps, _scoreboard(game, final), row.seed,
-                  entry.render, entry.render_scoreboard)
+                  entry.render, entry.render_scoreboard, entry.picture)
 
 
 def _not_finished(game_id: int, status: str) -> str:
@@ -188,12 +191,12 @@ def _scoreboard(game: Loaded, state: Any) -> Scoreboard:
 # the page
 
 
-def page(replay: Replay, *, render: Callable[[JSON], bytes] | None = None, workers: int | None = None) -> str:
+def page(replay: Replay, *, render: Drawing | None = None, workers: int | None = None) -> str:
     """The replay as one HTML document with everything inline; render (default: the game's) draws a view."""
     return page_bytes(replay, render=render, workers=workers).decode("utf-8")
 
 
-def page_bytes(replay: Replay, *, render: Callable[[JSON], bytes] | None = None,
+def page_bytes(replay: Replay, *, render: Drawing | None = None,
                workers: int | None = None) -> bytes:
     """The replay page as UTF-8 bytes, as a file holds it."""
     out = io.BytesIO()
@@ -201,7 +204,7 @@ def page_bytes(replay: Replay, *, render: Callable[[JSON], bytes] | None = None,
     return out.getvalue()
 
 
-def write_page(replay: Replay, out: BinaryIO, *, render: Callable[[JSON], bytes] | None = None,
+def write_page(replay: Replay, out: BinaryIO, *, render: Drawing | None = None,
                workers: int | None = None) -> None:
     """Write the replay page to a binary file as it is drawn, in bounded memory whatever the length of the game;
     render (default: the game's) draws a view. workers processes draw the images, each a part of the game (default:
@@ -210,7 +213,7 @@ def write_page(replay: Replay, out: BinaryIO, *, render: Callable[[JSON], bytes]
     top, bottom = _template(replay, chapters)
     out.write(top.encode("utf-8"))
     out.write(b'{"images":[')
-    draw = render or replay.render
+    draw = render or replay.picture or replay.render
     frames: list[bytes] = []
     shown = [-1] * len(replay.steps)  # the frame of each step
     if draw is not None:
@@ -229,7 +232,7 @@ def _workers(steps: int, asked: int | None) -> int:
     return max(1, min(WORKERS, os.cpu_count() or 1, steps // PART))
 
 
-def _draw(steps: list[Step], render: Callable[[JSON], bytes], sheet: Callable[[bytes], None],
+def _draw(steps: list[Step], render: Drawing, sheet: Callable[[bytes], None],
           workers: int) -> tuple[list[bytes], list[int]]:
     """Draw and pack every step's image, each sheet handed to `sheet` in order: (frames, each step's frame)."""
     if workers == 1:
@@ -250,7 +253,7 @@ def _draw(steps: list[Step], render: Callable[[JSON], bytes], sheet: Callable[[b
     return frames, shown
 
 
-def _drawn_part(render: Callable[[JSON], bytes], views: list[bytes]) -> tuple[list[bytes], list[bytes], list[int]]:
+def _drawn_part(render: Drawing, views: list[bytes]) -> tuple[list[bytes], list[bytes], list[int]]:
     """A worker's part of a game, its views packed: (its sheets, its frames, each step's frame), from a new canvas."""
     sheets: list[bytes] = []
     film = _film(views, render, sheets.append)
@@ -268,10 +271,10 @@ def _renumbered(frame: bytes, first: int) -> bytes:
     return orjson.dumps(data)
 
 
-def _film(views: list[bytes], render: Callable[[JSON], bytes], sheet: Callable[[bytes], None]) -> Film:
+def _film(views: list[bytes], render: Drawing, sheet: Callable[[bytes], None]) -> Film:
     """Draw each packed view (one met among the last few drawn is not drawn again) and pack the images."""
     film = Film(sheet)
-    drawn: OrderedDict[bytes, bytes] = OrderedDict()
+    drawn: OrderedDict[bytes, bytes | Image.Image] = OrderedDict()
     for packed in views:
         key = hashlib.blake2b(packed, digest_size=16).digest()
         image = drawn.get(key)

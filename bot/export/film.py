@@ -62,10 +62,11 @@ class Palette:
         return [c for rgb in self.colours for c in rgb]
 
 
-def indexed(data: bytes, palette: Palette) -> Image.Image:
-    """An encoded image as a palette image whose indices are the shared palette's (its own palette left as it was:
-    only the indices count until a sheet is encoded); an image of more than 256 colours is quantised."""
-    image: Image.Image = Image.open(io.BytesIO(data))
+def indexed(data: bytes | Image.Image, palette: Palette) -> Image.Image:
+    """An image (encoded, or already one) as a palette image whose indices are the shared palette's (its own
+    palette left as it was: only the indices count until a sheet is encoded); one of over 256 colours is
+    quantised."""
+    image: Image.Image = data if isinstance(data, Image.Image) else Image.open(io.BytesIO(data))
     if image.mode != "P":
         rgb = image.convert("RGB")
         image = rgb.quantize(256, dither=Image.Dither.NONE) if rgb.getcolors(256) is None else _exact(rgb)
@@ -98,8 +99,9 @@ class Film:
     _open: list[tuple[Image.Image, int]] = field(default_factory=list)  # the open sheet's rectangles and their rows
     _rows: int = 0
 
-    def add(self, data: bytes) -> None:
-        """The next step's encoded image: a new frame for what changed, or the frame before when nothing did."""
+    def add(self, data: bytes | Image.Image) -> None:
+        """The next step's image (encoded, or a palette image): a new frame for what changed, or the frame before
+        when nothing did."""
         try:
             image = indexed(data, self.palette)
         except PaletteFull:  # a new palette from here on, and a whole image drawn with it

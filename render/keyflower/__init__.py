@@ -34,8 +34,8 @@ from render.keyflower.reading import edge_of as _edge_of
 from render.keyflower.reading import parts_of as _parts
 from render.keyflower.reading import sides_of as _sides
 from render.keyflower.reading import village_of as _village
-from render.keyflower.table import render, render_scoreboard
+from render.keyflower.table import picture, render, render_scoreboard
 
 __all__ = ["KEYPLE_FILL", "KIND_FILL", "RESOURCE_FILL", "WIDTH", "_edge_of", "_hex_face", "_legend_keys", "_open_slots",
-           "_parts", "_pill_look", "_sides", "_village", "_worker_pill_width", "check_public", "render",
-           "render_scoreboard"]
+           "_parts", "_pill_look", "_sides", "_village", "_worker_pill_width", "check_public", "picture",
+           "render", "render_scoreboard"]

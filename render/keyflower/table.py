@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from PIL import Image
+
 from engine.core import Scoreboard
 from engine.keyflower.view import as_view
 from render import draw as d
@@ -18,6 +20,11 @@ from render.keyflower.reading import check_public
 
 def render(public_view: Mapping[str, Any]) -> bytes:
     """The table as PNG bytes. Raises ValueError on a seat's (private) view, KeyError on a view missing a key."""
+    return d.to_png(picture(public_view))
+
+
+def picture(public_view: Mapping[str, Any]) -> Image.Image:
+    """The table as a palette image, not encoded (the export packs it itself); raises as render does."""
     check_public(public_view)
     view = as_view(public_view)
     header_h = header_height(view)
@@ -47,7 +54,7 @@ def render(public_view: Mapping[str, Any]) -> bytes:
             x += w + GAP
         y += row_h + GAP
     legend(draw, view, (MARGIN, y, WIDTH - MARGIN, y + legend_h))
-    return d.to_png(d.finished(draw))
+    return d.finished(draw)
 
 
 def render_scoreboard(scoreboard: Scoreboard) -> bytes:

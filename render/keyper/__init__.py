@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from PIL import Image
+
 from engine.core import Scoreboard
 from engine.keyper.components import default
 from engine.keyper.view import KeyperView, as_view
@@ -54,6 +56,11 @@ def render(public_view: Mapping[str, Any], *, highlight: str | None = None, size
     active player, or 'v3@1' (seat 1's plot v3); by default the view's last_space is outlined. Raises ValueError
     on a private view, one that is no Keyper view, an unknown size or a highlight naming no space.
     """
+    return d.to_png(picture(public_view, highlight=highlight, size=size))
+
+
+def picture(public_view: Mapping[str, Any], *, highlight: str | None = None, size: str = "full") -> Image.Image:
+    """The table as a palette image, not encoded (the export packs it itself); as render, which raises the same."""
     view = as_view(public_view)
     check_public(view)
     if size not in SIZES:
@@ -73,7 +80,7 @@ def render(public_view: Mapping[str, Any], *, highlight: str | None = None, size
     y += MARKET_H + GAP
     for seat, box in enumerate(panel_boxes(players, y, row_h)):
         player_panel(draw, view, comps, seat, box, mark)
-    return d.to_png(d.finished(draw))
+    return d.finished(draw)
 
 
 def render_scoreboard(scoreboard: Scoreboard) -> bytes:

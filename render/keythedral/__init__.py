@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from PIL import Image
+
 from engine.core import Scoreboard
 from engine.keythedral.board import COLOURS
 from engine.keythedral.view import KView
@@ -67,6 +69,11 @@ def check_public(view: Mapping[str, Any]) -> None:
 
 def render(public_view: Mapping[str, Any]) -> bytes:
     """The table as PNG bytes. Raises ValueError on a private view, KeyError on a view missing a key."""
+    return d.to_png(picture(public_view))
+
+
+def picture(public_view: Mapping[str, Any]) -> Image.Image:
+    """The table as a palette image, not encoded (the export packs it itself); raises as render does."""
     check_public(public_view)
     view = cast(KView, public_view)
     board = board_of(view)
@@ -94,7 +101,7 @@ def render(public_view: Mapping[str, Any]) -> bytes:
         d.paste(draw, column[1], (x + column[0].width + GAP, y + lattice_h + GAP))
     y += middle_h + GAP
     players(draw, view, (MARGIN, y, WIDTH - MARGIN, y + players_h))
-    return d.to_png(d.finished(draw))
+    return d.finished(draw)
 
 
 @d.kept(maxsize=8)
