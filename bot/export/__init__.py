@@ -213,7 +213,8 @@ def write_page(replay: Replay, out: BinaryIO, *, render: Drawing | None = None,
     top, bottom = _template(replay, chapters)
     out.write(top.encode("utf-8"))
     out.write(b'{"images":[')
-    draw = render or replay.picture or replay.render
+    # the game's own renderer draws through its unencoded picture; a replay without a renderer has no images
+    draw = render or (replay.picture or replay.render if replay.render is not None else None)
     frames: list[bytes] = []
     shown = [-1] * len(replay.steps)  # the frame of each step
     if draw is not None:
