@@ -51,9 +51,9 @@ def test_reads_answer_while_another_program_holds_the_write_lock(started: Starte
 
 
 def test_the_write_lock_is_free_while_a_computer_thinks(db_path: Path) -> None:
-    """Ana plays against two computer seats that think two seconds each: while they think, another program can take
+    """Ana plays against two computer seats that think a second each: while they think, another program can take
     the file's write lock (before, the whole command held it); their moves are then stored as the stand-in's."""
-    slow = standin.Budget(playouts=10**6, seconds=2.0)
+    slow = standin.Budget(playouts=10**6, seconds=1.0)
     table = Table(Store(url(db_path)), images=True, standin_budget=slow)
     assert table.handle(cmd(ANA, "new", "keyper", options={"seed": 5, "computers": 2})).ok
     started = table.handle(cmd(ANA, "start"))
