@@ -28,9 +28,9 @@ T = TypeVar("T")
 
 
 class NeedsWork(BaseException):
-    """A command reached slow work not yet done (a computer's move): its transaction is given up,
-    the work done outside it and the command run again (Context.writing). A BaseException, so that no handler's
-    `except Exception` swallows it."""
+    """A command reached slow work not yet done (a computer's move): its transaction is given up, the work done
+    outside it and the command run again (Context.writing). A BaseException, so that no handler's `except
+    Exception` swallows it."""
 
     def __init__(self, key: Hashable, work: Callable[[], Any]) -> None:
         super().__init__(key)
@@ -146,7 +146,7 @@ class Context:
 
 
 def fingerprint(data: Any) -> bytes:
-    """A short hash of JSON-like data (a view, a state's JSON), to key work done for it."""
+    """A short hash of JSON-like data (a state's JSON), to key work done for it."""
     return hashlib.blake2b(orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS), digest_size=16).digest()
 
 
