@@ -12,7 +12,7 @@ class SettingsQueries(TxCore):
     """Users' DM records and servers' settings."""
 
     def recipient(self, user_id: str) -> RecipientRow:
-        """What is known of a user's DMs (a blank record when nothing is), locked for this transaction."""
+        """What is known of a user's DMs (a blank record when nothing is), locked for a writing transaction."""
         self._lock(RECIPIENT_LOCK, user_id)
         found = self._row(select(RecipientRow).where(RecipientRow.user_id == user_id))
         return found or RecipientRow(user_id=user_id)

@@ -80,8 +80,8 @@ class Outbox:
 
     def pending(self, limit: int = OUTBOX_BATCH, shards: ShardSet | None = None) -> list[OutboxRow]:
         """Queued messages (for servers on these shards, or anywhere) not yet sent, oldest first (the sender keeps
-        order per destination)."""
-        with self.store.transaction() as tx:
+        order per destination); reads only, so the sender never waits for a command's write lock."""
+        with self.store.reading() as tx:
             return tx.pending_outbox(limit, shards)
 
     def attach_image(self, outcome: Outcome) -> None:
@@ -140,7 +140,7 @@ class Outbox:
 
     def dms_closed(self, user_id: str, moment: datetime | None = None) -> bool:
         """Whether a user's DMs were found closed recently (then Keywood does not try them again)."""
-        with self.store.transaction() as tx:
+        with self.store.reading() as tx:
             closed = tx.recipient(user_id).dms_closed_at
         return closed is not None and aware(closed) > (moment or now()) - DM_RETRY
 
