@@ -19,6 +19,7 @@ from engine.core import JSON, Game, Scoreboard
 
 if TYPE_CHECKING:
     from PIL import Image
+    from render.draw.sequel import Drawn
 
 RULEBOOK = files("bot.rulebook")  # the rules documents, shipped inside the package
 
@@ -129,6 +130,7 @@ class GameEntry:
     options: tuple[Option, ...] = ()
     render: Callable[[JSON], bytes] | None = None
     picture: Callable[[JSON], Image.Image] | None = None  # render's image before it is encoded (for the export)
+    pictures: Callable[[], Callable[[JSON], Drawn]] | None = None  # makes drawers of views in order (the export)
     render_scoreboard: Callable[[Scoreboard], bytes] | None = None
     blurb: str = ""
     chapter: Callable[[JSON], str] | None = None

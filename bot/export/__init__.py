@@ -21,11 +21,13 @@ import io
 import json
 import multiprocessing
 import os
+import re
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -38,18 +40,21 @@ from bot.export.template import SCRIPT, STYLE, TEMPLATE
 from bot.loaded import Loaded, log_line, record_of
 from engine.core import JSON, Scoreboard
 from engine.core import replay as replay_log
+from render.draw.sequel import Drawn
 
 if TYPE_CHECKING:
     from bot.store import ActionRow, Store, Tx
 
 __all__ = ["ExportError", "Film", "NoGame", "NotFinished", "Replay", "Step", "build", "collect", "export", "page",
-           "page_bytes", "write", "write_page"]
+           "page_bytes", "unpack", "write", "write_page"]
 
 Drawing = Callable[[JSON], bytes | Image.Image]  # a view's table image, encoded (a renderer's render) or not (picture)
+Pictures = Callable[[], Callable[[JSON], Drawn]]  # makes a drawer of a game's views in order (see render.draw.Drawn)
 RECENT = 8  # the last views' images kept, so that a view met again (a screen opened and closed) is not redrawn
 WORKERS = 2  # processes drawing a long game's images at most (each a part of the game, from a whole image on)
 PART = 150  # steps per process at least: starting one costs about a second (a new Python importing the renderers)
 VIEW_LEVEL = 1  # zlib level of the kept views (a long game's 7,500 views: 195 MiB as dicts, a few MiB packed)
+PACK_LEVEL = 9  # zlib level of the page's frames and steps (an eighth of their JSON; the page inflates them)
 
 
 class ExportError(Exception):
@@ -98,6 +103,7 @@ class Replay:
     render: Callable[[JSON], bytes] | None = None
     render_scoreboard: Callable[[Scoreboard], bytes] | None = None
     picture: Callable[[JSON], Image.Image] | None = None  # render's image unencoded: the export packs it itself
+    pictures: Pictures | None = None  # drawers redrawing only what changed from step to step (faster than picture)
 
 
 # reading a finished game
@@ -154,7 +160,7 @@ def collect(tx: Tx, game_id: int) -> Replay:
         raise ExportError(f"game {game_id}'s log no longer replays to its stored state (`keywood replay "
                           f"{game_id}` says more); nothing was exported")
     return Replay(game_id, entry.title, [s.name for s in game.seats], steps, _scoreboard(game, final), row.seed,
-                  entry.render, entry.render_scoreboard, entry.picture)
+                  entry.render, entry.render_scoreboard, entry.picture, entry.pictures)
 
 
 def _not_finished(game_id: int, status: str) -> str:
@@ -217,13 +223,27 @@ def write_page(replay: Replay, out: BinaryIO, *, render: Drawing | None = None,
     draw = render or (replay.picture or replay.render if replay.render is not None else None)
     frames: list[bytes] = []
     shown = [-1] * len(replay.steps)  # the frame of each step
-    if draw is not None:
-        frames, shown = _draw(replay.steps, draw, _image_writer(out), _workers(len(replay.steps), workers))
+    pictures = replay.pictures if render is None and replay.pictures is not None else None
+    if pictures is None and draw is not None:
+        pictures = partial(_recent, draw)
+    if pictures is not None:
+        frames, shown = _draw(replay.steps, pictures, _image_writer(out), _workers(len(replay.steps), workers))
     steps = [[shown[k], s.line, s.chapter] for k, s in enumerate(replay.steps)]
-    out.write(b'],"frames":[' + b",".join(frames) + b"]")
-    out.write(b',"steps":' + _script_json(steps).encode("ascii"))
-    out.write(b',"chapters":' + _script_json(chapters).encode("ascii") + b"}")
+    rest = (b'{"frames":[' + b",".join(frames) + b'],"steps":' + orjson.dumps(steps) + b',"chapters":'
+            + orjson.dumps(chapters) + b"}")
+    out.write(b'],"packed":"' + base64.b64encode(zlib.compress(rest, PACK_LEVEL)) + b'"}')
     out.write(bottom.encode("utf-8"))
+
+
+def unpack(text: str) -> dict[str, Any]:
+    """The data inside an exported page, as its script reads it: images, frames, steps and chapters; raises
+    ExportError when the text holds no replay data."""
+    found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', text, re.S)
+    if found is None:
+        raise ExportError("this page holds no replay data")
+    data = dict(json.loads(found.group(1)))
+    data.update(json.loads(zlib.decompress(base64.b64decode(data.pop("packed")))))
+    return data
 
 
 def _workers(steps: int, asked: int | None) -> int:
@@ -233,11 +253,11 @@ def _workers(steps: int, asked: int | None) -> int:
     return max(1, min(WORKERS, os.cpu_count() or 1, steps // PART))
 
 
-def _draw(steps: list[Step], render: Drawing, sheet: Callable[[bytes], None],
+def _draw(steps: list[Step], pictures: Pictures, sheet: Callable[[bytes], None],
           workers: int) -> tuple[list[bytes], list[int]]:
     """Draw and pack every step's image, each sheet handed to `sheet` in order: (frames, each step's frame)."""
     if workers == 1:
-        film = _film([s.packed for s in steps], render, sheet)
+        film = _film([s.packed for s in steps], pictures, sheet)
         return film.frames, film.steps
     size = -(-len(steps) // workers)
     parts = [[s.packed for s in steps[k:k + size]] for k in range(0, len(steps), size)]
@@ -245,7 +265,7 @@ def _draw(steps: list[Step], render: Drawing, sheet: Callable[[bytes], None],
     shown: list[int] = []
     with ProcessPoolExecutor(len(parts), mp_context=multiprocessing.get_context("spawn")) as pool:
         sheets = 0
-        for drawn, part_frames, part_steps in pool.map(_drawn_part, [render] * len(parts), parts):
+        for drawn, part_frames, part_steps in pool.map(_drawn_part, [pictures] * len(parts), parts):
             for data in drawn:
                 sheet(data)
             shown.extend(len(frames) + f for f in part_steps)
@@ -254,10 +274,10 @@ def _draw(steps: list[Step], render: Drawing, sheet: Callable[[bytes], None],
     return frames, shown
 
 
-def _drawn_part(render: Drawing, views: list[bytes]) -> tuple[list[bytes], list[bytes], list[int]]:
+def _drawn_part(pictures: Pictures, views: list[bytes]) -> tuple[list[bytes], list[bytes], list[int]]:
     """A worker's part of a game, its views packed: (its sheets, its frames, each step's frame), from a new canvas."""
     sheets: list[bytes] = []
-    film = _film(views, render, sheets.append)
+    film = _film(views, pictures, sheets.append)
     return sheets, film.frames, film.steps
 
 
@@ -272,20 +292,35 @@ def _renumbered(frame: bytes, first: int) -> bytes:
     return orjson.dumps(data)
 
 
-def _film(views: list[bytes], render: Drawing, sheet: Callable[[bytes], None]) -> Film:
-    """Draw each packed view (one met among the last few drawn is not drawn again) and pack the images."""
+def _film(views: list[bytes], pictures: Pictures, sheet: Callable[[bytes], None]) -> Film:
+    """Draw each packed view in order with one of pictures' drawers and pack the images."""
     film = Film(sheet)
-    drawn: OrderedDict[bytes, bytes | Image.Image] = OrderedDict()
+    draw = pictures()
     for packed in views:
-        key = hashlib.blake2b(packed, digest_size=16).digest()
-        image = drawn.get(key)
-        if image is None:
-            image = drawn[key] = render(dict(orjson.loads(zlib.decompress(packed))))
-            if len(drawn) > RECENT:
-                drawn.popitem(last=False)
-        film.add(image)
+        drawn = draw(dict(orjson.loads(zlib.decompress(packed))))
+        film.add(drawn.image, drawn.changed)
     film.close()
     return film
+
+
+def _recent(render: Drawing) -> Callable[[JSON], Drawn]:
+    """A drawer of views one at a time with a renderer that draws each whole (a view met among the last few drawn
+    is not drawn again: a screen opened and closed)."""
+    drawn: OrderedDict[bytes, Image.Image] = OrderedDict()
+
+    def draw(view: JSON) -> Drawn:
+        key = hashlib.blake2b(orjson.dumps(view, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS),
+                              digest_size=16).digest()
+        image = drawn.get(key)
+        if image is None:
+            made = render(view)
+            image = drawn[key] = made if isinstance(made, Image.Image) else Image.open(io.BytesIO(made))
+            if len(drawn) > RECENT:
+                drawn.popitem(last=False)
+        drawn.move_to_end(key)
+        return Drawn(image, None)
+
+    return draw
 
 
 def _image_writer(out: BinaryIO) -> Callable[[bytes], None]:

@@ -2,10 +2,11 @@
 
 Every image is mapped exactly onto one palette shared by the game's images (its colours in the order first seen;
 should an image bring more colours than the 256 fit, a new palette begins with a whole image). A step then
-stores only the TILE squares that changed since the image before, grouped into rectangles; a rectangle whose
-pixels were stored before (a player's panel lit again, a screen opened and closed) points at the stored copy, a new
-one goes into the current sheet. A full sheet is encoded and handed to the caller at once, so only the image shown,
-the open sheet and a small index of stored rectangles are kept, whatever the length of the game.
+stores only the TILE squares that changed since the image before (looked for only where the renderer says it drew,
+when it says so), grouped into rectangles; a rectangle whose pixels were stored before (a player's panel lit again,
+a screen opened and closed) points at the stored copy, a new one goes into the current sheet, on the first shelf
+(a band of rows) with room for it. A full sheet is encoded and handed to the caller at once, so only the image
+shown, the open sheet and a small index of stored rectangles are kept, whatever the length of the game.
 
 A frame is a dict: "n": [w, h] starts a new canvas of that size; "s": [w, h, top, source, target] resizes the
 canvas (the top rows kept, the rest moved to the bottom edge, as the page's script does it); "r" is a flat list of
@@ -25,11 +26,13 @@ import orjson
 from PIL import Image, ImageChops
 
 TILE = 16  # a change is stored as squares this many pixels wide
-SHEET_HEIGHT = 4096  # a sheet of new rectangles is encoded once it is this many rows high
-PNG_LEVEL = 9  # zlib level of the sheets: 15 % fewer bytes than 6, for about 35 ms more per sheet (a few per game)
+SHEET_WIDTH = 2048  # a sheet's shelves are this wide (or as wide as a wider rectangle)
+SHEET_HEIGHT = 2048  # a sheet of new rectangles is encoded once its shelves reach this many rows
+PNG_LEVEL = 6  # zlib level of the sheets: level 9 saves 7 % of their bytes for five times the time
 RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
 MASK = [0] + [255] * 255  # a difference of indices: any is a change
+SAME = list(range(256))  # a palette table that changes nothing: the image already has the shared indices
 CHANGED_RUN = re.compile(b"[^\\x00]+")
 
 
@@ -70,7 +73,9 @@ def indexed(data: bytes | Image.Image, palette: Palette) -> Image.Image:
     if image.mode != "P":
         rgb = image.convert("RGB")
         image = rgb.quantize(256, dither=Image.Dither.NONE) if rgb.getcolors(256) is None else _exact(rgb)
-    return image.point(palette.table(image))
+    table = palette.table(image)
+    used = len(image.getpalette() or []) // 3
+    return image if table[:used] == SAME[:used] else image.point(table)
 
 
 def _exact(rgb: Image.Image) -> Image.Image:
@@ -96,18 +101,19 @@ class Film:
     sheets: int = 0
     _shown: Image.Image | None = None
     _stored: dict[bytes, tuple[int, int, int]] = field(default_factory=dict)  # pixels' digest -> (sheet, x, y)
-    _open: list[tuple[Image.Image, int]] = field(default_factory=list)  # the open sheet's rectangles and their rows
-    _rows: int = 0
+    _open: list[tuple[Image.Image, int, int]] = field(default_factory=list)  # the open sheet's rectangles, at x, y
+    _shelves: list[list[int]] = field(default_factory=list)  # the open sheet's shelves: [top, height, width used]
+    _rows: int = 0  # the open sheet's height: the bottom of its last shelf
 
-    def add(self, data: bytes | Image.Image) -> None:
+    def add(self, data: bytes | Image.Image, within: tuple[Box, ...] | None = None) -> None:
         """The next step's image (encoded, or a palette image): a new frame for what changed, or the frame before
-        when nothing did."""
+        when nothing did. within: the boxes outside which it is known to equal the image before (None: unknown)."""
         try:
             image = indexed(data, self.palette)
         except PaletteFull:  # a new palette from here on, and a whole image drawn with it
             self._new_palette()
-            image = indexed(data, self.palette)
-        frame = self._frame(image)
+            image, within = indexed(data, self.palette), None
+        frame = self._frame(image, within)
         if frame is not None:
             self.frames.append(orjson.dumps(frame))
         self.steps.append(len(self.frames) - 1)
@@ -123,8 +129,8 @@ class Film:
         self.close()
         self.palette, self._stored, self._shown = Palette(), {}, None
 
-    def _frame(self, image: Image.Image) -> dict[str, Any] | None:
-        """The frame that turns the image shown into this one (None: they are the same)."""
+    def _frame(self, image: Image.Image, within: tuple[Box, ...] | None) -> dict[str, Any] | None:
+        """The frame that turns the image shown into this one (None: they are the same); within as for add."""
         shown = self._shown
         if shown is None or shown.width != image.width:
             return {"n": [image.width, image.height], "r": self._rectangles(image, [(0, 0, *image.size)])}
@@ -133,8 +139,8 @@ class Film:
         if shown.height != image.height:
             shift = _shift(shown, image)
             frame["s"] = [image.width, image.height, *shift]
-            shown, forced = _shifted(shown, image.height, shift), _uncovered(image.size, shift)
-        boxes = changed(shown, image, forced)
+            shown, forced, within = _shifted(shown, image.height, shift), _uncovered(image.size, shift), None
+        boxes = changed(shown, image, forced, within)
         if not boxes and not frame:
             return None
         frame["r"] = self._rectangles(image, boxes)
@@ -152,22 +158,36 @@ class Film:
         digest = hashlib.blake2b(piece.tobytes(), digest_size=16, person=b"%dx%d" % piece.size).digest()
         place = self._stored.get(digest)
         if place is None:
-            if self._rows + piece.height > SHEET_HEIGHT and self._open:
-                self._flush()
-            place = (self.sheets, 0, self._rows)
-            self._open.append((piece, self._rows))
-            self._rows += piece.height
+            x, y = self._shelf(piece)
+            place = (self.sheets, x, y)
+            self._open.append((piece, x, y))
             self._stored[digest] = place
         return place
 
+    def _shelf(self, piece: Image.Image) -> tuple[int, int]:
+        """Where a new rectangle goes in the open sheet: on the first shelf as high as it (or at most twice as high)
+        with room left, else on a new shelf at the bottom (in a new sheet once the open one is full)."""
+        width = max(SHEET_WIDTH, piece.width)
+        for shelf in self._shelves:
+            top, height, used = shelf
+            if piece.height <= height <= 2 * piece.height and used + piece.width <= width:
+                shelf[2] += piece.width
+                return used, top
+        if self._rows + piece.height > SHEET_HEIGHT and self._open:
+            self._flush()
+        self._shelves.append([self._rows, piece.height, piece.width])
+        self._rows += piece.height
+        return 0, self._rows - piece.height
+
     def _flush(self) -> None:
         """Encode the open sheet, hand it over, and open the next."""
-        sheet = Image.new("P", (max(p.width for p, _ in self._open), self._rows))
-        for piece, y in self._open:
-            sheet.paste(piece, (0, y))
+        width = max(x + p.width for p, x, _ in self._open)
+        sheet = Image.new("P", (width, self._rows))
+        for piece, x, y in self._open:
+            sheet.paste(piece, (x, y))
         self.sheet(encode(sheet, self.palette))
         self.sheets += 1
-        self._open, self._rows = [], 0
+        self._open, self._shelves, self._rows = [], [], 0
 
 
 def encode(indices: Image.Image, palette: Palette) -> bytes:
@@ -179,10 +199,11 @@ def encode(indices: Image.Image, palette: Palette) -> bytes:
     return out.getvalue()
 
 
-def changed(before: Image.Image, after: Image.Image, forced: Box | None = None) -> list[Box]:
+def changed(before: Image.Image, after: Image.Image, forced: Box | None = None,
+            within: tuple[Box, ...] | None = None) -> list[Box]:
     """The rectangles (left, top, right, bottom) of TILE squares where two same-sized index images differ by any
-    pixel, or that overlap the forced box."""
-    flags = _changed_tiles(before, after, forced)
+    pixel, or that overlap the forced box; with within, only the squares meeting those boxes are compared."""
+    flags = _changed_tiles(before, after, forced) if within is None else _changed_within(before, after, within)
     columns = -(-after.width // TILE)
     runs: dict[tuple[int, int], Box] = {}  # (first, last column) -> open rectangle
     boxes: list[Box] = []
@@ -211,6 +232,25 @@ def _changed_tiles(before: Image.Image, after: Image.Image, forced: Box | None) 
     band = difference.crop((0, top * TILE, after.width, min(after.height, bottom * TILE))).point(MASK)
     flags = Image.frombytes("L", band.size, band.tobytes()).reduce(TILE).tobytes()
     return bytes(columns * top) + flags + bytes(columns * (rows - bottom))
+
+
+def _changed_within(before: Image.Image, after: Image.Image, within: tuple[Box, ...]) -> bytes:
+    """As _changed_tiles, comparing only the squares that meet the boxes (the rest are known to be the same)."""
+    columns, rows = -(-after.width // TILE), -(-after.height // TILE)
+    flags = bytearray(columns * rows)
+    for left, top, right, bottom in within:
+        first, last = max(0, left // TILE), min(columns, -(-right // TILE))
+        high, low = max(0, top // TILE), min(rows, -(-bottom // TILE))
+        if first >= last or high >= low:
+            continue
+        box = (first * TILE, high * TILE, min(after.width, last * TILE), min(after.height, low * TILE))
+        part = _changed_tiles(before.crop(box), after.crop(box), None)
+        width = last - first
+        for row in range(low - high):
+            start = (high + row) * columns + first
+            flags[start:start + width] = bytes(a | b for a, b in zip(flags[start:start + width],
+                                                                     part[row * width:(row + 1) * width], strict=True))
+    return bytes(flags)
 
 
 def _runs(flags: bytes) -> list[tuple[int, int]]:

@@ -36,7 +36,17 @@ button:hover:not(:disabled) { background: #f3e8d8; } button:disabled { opacity: 
 
 SCRIPT = """
 "use strict";
-const D = JSON.parse(document.getElementById("replay-data").textContent);
+async function unpack(data) {
+  // the frames, steps and chapters come deflated and in base64 (an eighth of their JSON): inflated here
+  const bytes = Uint8Array.from(atob(data.packed), c => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+  return Object.assign(data, JSON.parse(await new Response(stream).text()));
+}
+unpack(JSON.parse(document.getElementById("replay-data").textContent)).then(start).catch(err => {
+  document.getElementById("line").textContent = "This browser could not open the replay's data: " + err;
+});
+
+function start(D) {
 const last = D.steps.length - 1;
 const board = document.getElementById("board");
 const ctx = board ? board.getContext("2d") : null;
@@ -169,6 +179,7 @@ document.addEventListener("keydown", e => {
   if (e.key in moves) { e.preventDefault(); show(moves[e.key]); }
 });
 show(0);
+}
 """
 
 TEMPLATE = """<!DOCTYPE html>

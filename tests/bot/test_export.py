@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
@@ -80,10 +81,8 @@ def picture(view: JSON) -> bytes:
 
 
 def page_data(text: str) -> dict[str, Any]:
-    """The replay data inside an exported page."""
-    found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', text, re.S)
-    assert found is not None
-    return dict(json.loads(found.group(1)))
+    """The replay data inside an exported page, inflated as its script inflates it."""
+    return export.unpack(text)
 
 
 def reconstruct(data: dict[str, Any]) -> list[Image.Image]:
@@ -194,6 +193,43 @@ def test_real_table_images_are_redrawn_exactly() -> None:
         assert _same(shown, png), f"image {k} is drawn wrong"
     assert any("s" in frame for frame in data["frames"]), "a change of height was drawn as a resize"
     assert sum(len(_bytes(u)) for u in data["images"]) < sum(len(p) for p in pngs) / 3, "packing saves most bytes"
+
+
+def test_a_renderers_changed_boxes_give_the_frames_a_whole_comparison_gives() -> None:
+    """When the drawer says where an image may differ from the one before (render.draw.Drawn.changed), only
+    those squares are compared, and the frames are those of comparing the whole images."""
+    images = [Image.open(io.BytesIO(png)) for png in real_images("keyper", 16)]
+    whole, told = film.Film(lambda _: None), film.Film(lambda _: None)
+    for k, image in enumerate(images):
+        whole.add(image)
+        before = images[k - 1] if k else None
+        box = None
+        if before is not None and before.size == image.size:
+            found = ImageChops.difference(before.convert("RGB"), image.convert("RGB")).getbbox()
+            box = (found,) if found else ()
+        told.add(image, box)
+    assert told.frames == whole.frames and told.steps == whole.steps
+    assert len(set(whole.frames)) > 8, "the images change from step to step"
+
+
+def test_sheets_hold_their_rectangles_side_by_side() -> None:
+    """New rectangles are laid on shelves across a sheet, not one under another: the sheets' area stays within
+    twice the area of the rectangles they hold."""
+    sheets: list[bytes] = []
+    packer = film.Film(sheets.append)
+    for png in real_images("keyper", 24):
+        packer.add(png)
+    packer.close()
+    held = sum(w * h for f in packer.frames for x, y, w, h, *_ in _rectangles(orjson.loads(f)["r"]))
+    area = sum(w * h for w, h in (Image.open(io.BytesIO(b)).size for b in sheets))
+    stored = {(sheet, sx, sy, w, h) for f in packer.frames for _, _, w, h, sheet, sx, sy in _rectangles(
+        orjson.loads(f)["r"])}
+    assert held >= sum(w * h for *_, w, h in stored) and area <= 2 * sum(w * h for *_, w, h in stored)
+
+
+def _rectangles(flat: list[int]) -> list[tuple[int, ...]]:
+    """A frame's flat rectangle list as (x, y, w, h, sheet, sx, sy) tuples."""
+    return [tuple(flat[k:k + 7]) for k in range(0, len(flat), 7)]
 
 
 def test_the_cli_writes_a_finished_game(finished: tuple[Store, dict[str, int]], tmp_path: Path,
