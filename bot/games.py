@@ -19,6 +19,7 @@ from engine.core import JSON, Game, Scoreboard
 
 if TYPE_CHECKING:
     from PIL import Image
+
     from render.draw.sequel import Drawn
 
 RULEBOOK = files("bot.rulebook")  # the rules documents, shipped inside the package
