@@ -282,7 +282,7 @@ def _register_builtin() -> None:
                  Option("open_tiles", bool, False, "Variation three: every building tile face up from the start"),
                  Option("open_screens", bool, False, "Everyone's cubes and seats shown, not kept behind screens "
                         "(ruling T-1)")),
-        render=keythedral_render.render, picture=keythedral_render.picture,
+        render=keythedral_render.render, picture=keythedral_render.picture, pictures=keythedral_render.pictures,
         render_scoreboard=keythedral_render.render_scoreboard,
         blurb="Gather stone, timber and more from the fields to buy seats in the Keythedral (2-5 players; "
               "two players is variation one).",

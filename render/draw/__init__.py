@@ -4,9 +4,10 @@ pieces, PNG output and the scoreboard image.
 Everything here is deterministic and needs no files: the only font is the one Pillow ships
 (``ImageFont.load_default(size=...)``), laid out with the basic engine so glyph placement does not depend on
 whether libraqm is installed. Images are drawn as palette indices (``canvas``, ``Pen``) and encoded as they are
-(``finished``, ``to_png``); parts drawn once are kept as ``Layer``s and pasted (``layer``, ``paste``). Renderers
-import this package as ``d`` and use its names; each lives in one module: colours, canvas, fonts, shapes, pieces,
-png, scoreboard.
+(``finished``, ``to_png``); parts drawn once are kept as ``Layer``s and pasted (``layer``, ``paste``). A run of
+views is drawn in order by a ``Sequel``, which redraws only the panels whose inputs changed (``Drawn``,
+``Recording``). Renderers import this package as ``d`` and use its names; each lives in one module: colours, canvas,
+fonts, shapes, pieces, png, scoreboard, sequel.
 """
 
 from __future__ import annotations
@@ -83,6 +84,12 @@ from render.draw.png import (
 from render.draw.scoreboard import (
     Badge,
     scoreboard_png,
+)
+from render.draw.sequel import (
+    Drawn,
+    Reads,
+    Recording,
+    Sequel,
 )
 from render.draw.shapes import (
     dashed_rectangle,
@@ -161,4 +168,8 @@ __all__ = [
     "to_png",
     "Badge",
     "scoreboard_png",
+    "Drawn",
+    "Reads",
+    "Recording",
+    "Sequel",
 ]

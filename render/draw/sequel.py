@@ -1,31 +1,30 @@
 """Drawing a run of views in order, redrawing only what changed (for the replay export).
 
-A table is cut into panels, each drawn inside its own box from some of the view's top-level keys. A Sequel keeps
-one index canvas and one palette along the run, and for each panel the keys its last drawing read (a Recording
-notes them) with the values they had: the next view redraws only the panels one of whose keys now holds another
-value, each over the base's pixels in its box. The same inputs take a drawing down the same path, so it reads the
-same keys: what was not read cannot have changed the panel.
+A table is cut into panels, each drawn inside its own box from some of the view's top-level keys, one after the
+other in a fixed order. A Sequel keeps one index canvas along the run and, for each panel, the keys its last drawing
+read (a Recording notes them) with the values they had, and the palette as that drawing left it. The next view
+redraws only the panels one of whose keys now holds another value (the same inputs take a drawing down the same
+path, so it reads the same keys: what was not read cannot have changed the panel), each over the base's pixels in
+its box and with the palette the panel before it left.
 
-The palette only grows along a run, so the base's indices and those of panels left alone stay valid; a text blend
-may take a colour already in its box (at most 7 off a channel, see canvas.BLEND_BOX) where a table drawn whole
-would add its own, never the nearest colour: once the palette holds BLEND_LIMIT colours the table is drawn whole
-from a new copy of the base's palette, as the renderer draws it alone.
+That keeps every image the one the renderer draws alone, index for index: a panel's colours (the text blends' above
+all, see canvas.Palette) depend on the palette it starts from, and that is the one the renderer's own drawing would
+reach there. When a redrawn panel leaves the palette as it was, the panels after it are kept; when it leaves another
+palette, they are redrawn too (with what it left). After a change of layout (another base) the panels whose size is
+the same and whose keys did not change are moved from where they were (by even distances only, so that Pillow's
+rounding of halves to even places their pixels the same); the rest are drawn afresh.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
 
-from render.draw.canvas import TEXT_RESERVE, Base, Box, Pen, start
+from render.draw.canvas import Base, Box, Palette, Pen
 
-BLEND_LIMIT = 256 - TEXT_RESERVE  # palette entries past which a text blend may be given its nearest colour
-
-Views = Callable[[str], Mapping[str, Any]]  # a panel's name -> the view it draws from (a Recording, in a Sequel)
-Whole = Callable[[Pen, Views], None]  # draws every panel on a table started from the base, in the renderer's order
 Part = Callable[[Pen, str, Mapping[str, Any]], None]  # draws one panel, by name, over the base's pixels in its box
 
 
@@ -48,7 +47,8 @@ class Recording(Mapping[str, Any]):
     def __init__(self, view: Mapping[str, Any]) -> None:
         self.view = view
         self.read: dict[str, Any] = {}
-        self.every = False  # went through the keys: a key added or taken away changes what was read
+        self.every: frozenset[str] | None = None  # the view's keys, once gone through (a key added or taken away
+        # changes what was read)
 
     def __getitem__(self, key: str) -> Any:
         value = self.view[key]
@@ -75,12 +75,12 @@ class Recording(Mapping[str, Any]):
 
     def _read_all(self) -> None:
         """Note every key and its value."""
-        self.every = True
+        self.every = frozenset(self.view)
         self.read.update(self.view)
 
     def reads(self) -> Reads:
         """What was read so far."""
-        return Reads(dict(self.read), frozenset(self.read) if self.every else None)
+        return Reads(dict(self.read), self.every)
 
 
 @dataclass(frozen=True)
@@ -89,78 +89,91 @@ class Reads:
     went through them."""
 
     values: dict[str, Any]
-    keys: frozenset[str] | None
+    every: frozenset[str] | None
 
     def changed(self, view: Mapping[str, Any]) -> bool:
         """Whether the view holds something else under a key read (compared deeply, with !=)."""
-        if self.keys is not None and frozenset(view) != self.keys:
+        if self.every is not None and frozenset(view) != self.every:
             return True
         return any(view.get(key, _ABSENT) != value for key, value in self.values.items())
 
 
 class Sequel:
-    """The state of a run of one table's views drawn in order: the canvas (indices, drawn on), its pen and palette,
-    the layout and base it was drawn from, and what each panel read when last drawn.
+    """The state of a run of one table's views drawn in order: the canvas (indices, drawn on), the base it was
+    started from, each panel's box (image coordinates, right and bottom exclusive: every pixel the panel may draw,
+    the base's under it), and what each panel read when last drawn and the palette that drawing left.
 
-    draw() takes the view, its layout key, the base of that layout, each panel's box (image coordinates, right and
-    bottom exclusive: every pixel the panel may draw, the base's under it) and the renderer's two ways of drawing:
-    whole, and one panel. It returns a finished copy of the canvas; the canvas is never handed out. The views must
-    not be changed after they are drawn: what a panel read is kept, not copied."""
+    draw() takes the view, the base of its layout, the panels' boxes in drawing order and a call drawing one panel
+    by name. It returns a finished copy of the canvas, never the canvas itself. The views must not be changed after
+    they are drawn: what a panel read is kept, not copied."""
 
     def __init__(self) -> None:
-        self.key: Hashable = None
+        self._forget()
+
+    def _forget(self) -> None:
+        """Nothing drawn yet: the next view is drawn whole."""
         self.base: Base | None = None
-        self.pen: Pen | None = None
+        self.image: Image.Image | None = None
+        self.boxes: dict[str, Box] = {}
         self.reads: dict[str, Reads] = {}
-        self._palette = (0, b"")  # the palette's length and its bytes, for finished copies
+        self.palettes: dict[str, Palette] = {}  # the palette as each panel's drawing left it (not drawn with again)
+        self._flat: tuple[Palette | None, bytes] = (None, b"")  # the last image's palette and its bytes
 
-    def draw(self, view: Mapping[str, Any], key: Hashable, base: Base, boxes: Mapping[str, Box], whole: Whole,
-             part: Part) -> Drawn:
-        """The view's image: only the panels whose keys changed redrawn when the layout and base are the ones drawn
-        before and the palette stays short of BLEND_LIMIT, else the whole table afresh (changed None)."""
-        pen = self.pen
-        if pen is not None and key == self.key and base is self.base and len(pen.colours.rgb) < BLEND_LIMIT:
-            changed = self._redraw(pen, view, base, boxes, part)
-            if len(pen.colours.rgb) < BLEND_LIMIT:  # no blend went to its nearest colour
-                return Drawn(self._finished(pen), changed)
-        self._whole(view, key, base, whole)
-        assert self.pen is not None
-        return Drawn(self._finished(self.pen), None)
+    def draw(self, view: Mapping[str, Any], base: Base, boxes: Mapping[str, Box], part: Part) -> Drawn:
+        """The view's image: the panels whose keys changed redrawn, and those after them should the palette they
+        leave differ; changed is None for the first image and after a change of base (another layout), else the
+        redrawn panels' boxes."""
+        old, old_base = self.image, self.base
+        moved = old is None or base is not old_base
+        image = base.image.copy() if moved or old is None else old
+        # in step: the palette the next panel starts from is the one it started from last time
+        in_step = old_base is not None and (base is old_base or _equal(base.colours, old_base.colours))
+        palette = base.colours
+        changed: list[Box] = []
+        try:
+            for name, box in boxes.items():
+                kept = self.palettes.get(name) if in_step else None
+                if kept is not None and not self.reads[name].changed(view):
+                    if not moved:
+                        palette = kept
+                        continue
+                    was = self.boxes.get(name)
+                    if old is not None and was is not None and _movable(was, box):
+                        image.paste(old.crop(was), box)
+                        palette = kept
+                        continue
+                pen = Pen(image, palette.copy())
+                if not moved:
+                    pen.im.paste(base.image.im.crop(box), box)
+                recording = Recording(view)
+                part(pen, name, recording)
+                self.reads[name] = recording.reads()
+                in_step = kept is not None and _equal(pen.colours, kept)
+                palette = kept if in_step and kept is not None else pen.colours
+                self.palettes[name] = palette
+                changed.append(box)
+        except BaseException:  # a panel that failed (a view missing a key) leaves the canvas half drawn
+            self._forget()
+            raise
+        self.base, self.image, self.boxes = base, image, dict(boxes)
+        return Drawn(self._finished(image, palette), None if moved else tuple(changed))
 
-    def _redraw(self, pen: Pen, view: Mapping[str, Any], base: Base, boxes: Mapping[str, Box], part: Part
-                ) -> tuple[Box, ...]:
-        """Redraw the panels whose keys changed (or never drawn), each over the base's pixels: their boxes."""
-        changed = []
-        for name, box in boxes.items():
-            reads = self.reads.get(name)
-            if reads is not None and not reads.changed(view):
-                continue
-            pen.im.paste(base.image.im.crop(box), box)
-            recording = Recording(view)
-            part(pen, name, recording)
-            self.reads[name] = recording.reads()
-            changed.append(box)
-        return tuple(changed)
-
-    def _whole(self, view: Mapping[str, Any], key: Hashable, base: Base, whole: Whole) -> None:
-        """Draw the whole table on a new copy of the base (its palette too), noting what each panel reads."""
-        _, pen = start(base)
-        recordings: dict[str, Recording] = {}
-
-        def views(name: str) -> Recording:
-            found = recordings[name] = Recording(view)
-            return found
-
-        whole(pen, views)
-        self.key, self.base, self.pen = key, base, pen
-        self.reads = {name: recording.reads() for name, recording in recordings.items()}
-        self._palette = (0, b"")
-
-    def _finished(self, pen: Pen) -> Image.Image:
+    def _finished(self, image: Image.Image, palette: Palette) -> Image.Image:
         """A copy of the canvas as a palette ("P") image with the palette written in (canvas.finished's)."""
-        rgb = pen.colours.rgb
-        if self._palette[0] != len(rgb):  # the palette only grows: its length tells whether it changed
-            self._palette = (len(rgb), bytes(c for colour in rgb for c in colour))
-        image = pen.image.copy()
-        image.putpalette(self._palette[1])
-        return image
+        if self._flat[0] is not palette:
+            self._flat = (palette, bytes(c for colour in palette.rgb for c in colour))
+        done = image.copy()
+        done.putpalette(self._flat[1])
+        return done
+
+
+def _equal(one: Palette, other: Palette) -> bool:
+    """Whether two palettes have the same colours at the same indices and the same text blends (what the colours
+    drawn next depend on; the rest is cached work)."""
+    return one.rgb == other.rgb and one.blended == other.blended
+
+
+def _movable(was: Box, box: Box) -> bool:
+    """Whether a panel drawn in box was can be moved to box as it is: the same size, moved by even distances."""
+    dx, dy = box[0] - was[0], box[1] - was[1]
+    return box[2] - box[0] == was[2] - was[0] and box[3] - box[1] == was[3] - was[1] and dx % 2 == dy % 2 == 0
