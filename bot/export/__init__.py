@@ -18,7 +18,6 @@ import base64
 import hashlib
 import html
 import io
-import json
 import multiprocessing
 import os
 import re
@@ -241,8 +240,8 @@ def unpack(text: str) -> dict[str, Any]:
     found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', text, re.S)
     if found is None:
         raise ExportError("this page holds no replay data")
-    data = dict(json.loads(found.group(1)))
-    data.update(json.loads(zlib.decompress(base64.b64decode(data.pop("packed")))))
+    data = dict(orjson.loads(found.group(1)))
+    data.update(orjson.loads(zlib.decompress(base64.b64decode(data.pop("packed")))))
     return data
 
 
@@ -370,9 +369,3 @@ def _chapters(steps: list[Step]) -> list[tuple[str, int]]:
         if step.chapter and (not found or found[-1][0] != step.chapter):
             found.append((step.chapter, k))
     return found
-
-
-def _script_json(data: Any) -> str:
-    """JSON safe to put inside a <script> element."""
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True)
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
