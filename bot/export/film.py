@@ -107,17 +107,52 @@ class Film:
 
     def add(self, data: bytes | Image.Image, within: tuple[Box, ...] | None = None) -> None:
         """The next step's image (encoded, or a palette image): a new frame for what changed, or the frame before
-        when nothing did. within: the boxes outside which it is known to equal the image before (None: unknown)."""
+        when nothing did. within: the boxes outside which it is known to equal the image before (None: unknown);
+        then only the squares meeting them are mapped to the shared palette and compared."""
+        image: Image.Image = data if isinstance(data, Image.Image) else Image.open(io.BytesIO(data))
+        table = self._table_within(image) if within is not None else None
+        frame = self._whole(image) if table is None or within is None else self._within(image, table, within)
+        if frame is not None:
+            self.frames.append(orjson.dumps(frame))
+        self.steps.append(len(self.frames) - 1)
+
+    def _whole(self, data: Image.Image) -> dict[str, Any] | None:
+        """The frame of an image compared whole with the one shown, which it then becomes."""
         try:
             image = indexed(data, self.palette)
         except PaletteFull:  # a new palette from here on, and a whole image drawn with it
             self._new_palette()
-            image, within = indexed(data, self.palette), None
-        frame = self._frame(image, within)
-        if frame is not None:
-            self.frames.append(orjson.dumps(frame))
-        self.steps.append(len(self.frames) - 1)
-        self._shown = image
+            image = indexed(data, self.palette)
+        frame = self._frame(image)
+        self._shown = image.copy() if image is data else image  # later frames paste into it: the film's own copy
+        return frame
+
+    def _table_within(self, image: Image.Image) -> list[int] | None:
+        """The shared indices of a palette image's own, when it can be compared box by box with the one shown
+        (None: no image shown, another size, or new colours that do not fit)."""
+        if self._shown is None or self._shown.size != image.size or image.mode != "P":
+            return None
+        try:
+            return self.palette.table(image)
+        except PaletteFull:
+            return None
+
+    def _within(self, image: Image.Image, table: list[int], within: tuple[Box, ...]) -> dict[str, Any] | None:
+        """The frame of an image equal to the one shown outside the boxes: only the TILE squares meeting them are
+        mapped, compared and copied into the image shown (None: nothing changed)."""
+        shown = self._shown
+        assert shown is not None
+        used = len(image.getpalette() or []) // 3
+        same = table[:used] == SAME[:used]
+        flags = Image.new("L", (-(-image.width // TILE), -(-image.height // TILE)))
+        for box in _square_boxes(within, image.size):
+            piece = image.crop(box) if same else image.crop(box).point(table)
+            found = _squares(shown.crop(box), piece)
+            at = (box[0] // TILE, box[1] // TILE, box[0] // TILE + found.width, box[1] // TILE + found.height)
+            flags.paste(ImageChops.lighter(flags.crop(at), found), at[:2])  # boxes may overlap: keep every flag
+            shown.paste(piece, box[:2])
+        boxes = _boxes(flags.tobytes(), image.size)
+        return {"r": self._rectangles(shown, boxes)} if boxes else None
 
     def close(self) -> None:
         """Encode and hand over the open, partly filled sheet."""
@@ -129,8 +164,8 @@ class Film:
         self.close()
         self.palette, self._stored, self._shown = Palette(), {}, None
 
-    def _frame(self, image: Image.Image, within: tuple[Box, ...] | None) -> dict[str, Any] | None:
-        """The frame that turns the image shown into this one (None: they are the same); within as for add."""
+    def _frame(self, image: Image.Image) -> dict[str, Any] | None:
+        """The frame that turns the image shown into this one (None: they are the same)."""
         shown = self._shown
         if shown is None or shown.width != image.width:
             return {"n": [image.width, image.height], "r": self._rectangles(image, [(0, 0, *image.size)])}
@@ -139,8 +174,8 @@ class Film:
         if shown.height != image.height:
             shift = _shift(shown, image)
             frame["s"] = [image.width, image.height, *shift]
-            shown, forced, within = _shifted(shown, image.height, shift), _uncovered(image.size, shift), None
-        boxes = changed(shown, image, forced, within)
+            shown, forced = _shifted(shown, image.height, shift), _uncovered(image.size, shift)
+        boxes = changed(shown, image, forced)
         if not boxes and not frame:
             return None
         frame["r"] = self._rectangles(image, boxes)
@@ -199,58 +234,55 @@ def encode(indices: Image.Image, palette: Palette) -> bytes:
     return out.getvalue()
 
 
-def changed(before: Image.Image, after: Image.Image, forced: Box | None = None,
-            within: tuple[Box, ...] | None = None) -> list[Box]:
+def changed(before: Image.Image, after: Image.Image, forced: Box | None = None) -> list[Box]:
     """The rectangles (left, top, right, bottom) of TILE squares where two same-sized index images differ by any
-    pixel, or that overlap the forced box; with within, only the squares meeting those boxes are compared."""
-    flags = _changed_tiles(before, after, forced) if within is None else _changed_within(before, after, within)
-    columns = -(-after.width // TILE)
+    pixel, or that overlap the forced box."""
+    return _boxes(_squares(before, after, forced).tobytes(), after.size)
+
+
+def _boxes(flags: bytes, size: tuple[int, int]) -> list[Box]:
+    """The rectangles of the flagged TILE squares of an image of this size (one flag per square, row by row): each
+    run of flagged squares in a row, grown downwards while the rows below have the same run."""
+    width, height = size
+    columns = -(-width // TILE)
     runs: dict[tuple[int, int], Box] = {}  # (first, last column) -> open rectangle
     boxes: list[Box] = []
     for row in range(len(flags) // columns):
         found = _runs(flags[row * columns:(row + 1) * columns])
-        top, bottom = row * TILE, min(after.height, (row + 1) * TILE)
+        top, bottom = row * TILE, min(height, (row + 1) * TILE)
         for span in [s for s in runs if s not in found]:
             boxes.append(runs.pop(span))
         for first, last in found:
             opened = runs.get((first, last))
-            runs[(first, last)] = (first * TILE, opened[1] if opened else top, min(after.width, (last + 1) * TILE),
-                                   bottom)
+            runs[(first, last)] = (first * TILE, opened[1] if opened else top, min(width, (last + 1) * TILE), bottom)
     return boxes + list(runs.values())
 
 
-def _changed_tiles(before: Image.Image, after: Image.Image, forced: Box | None) -> bytes:
-    """One byte per TILE square, row by row: non-zero where the images differ (or the square meets forced)."""
+def _squares(before: Image.Image, after: Image.Image, forced: Box | None = None) -> Image.Image:
+    """One pixel per TILE square ("L"): non-zero where two same-sized index images differ (or it meets forced)."""
     difference = ImageChops.difference(before, after)
     if forced is not None:
         difference.paste(255, forced)
-    columns, rows = -(-after.width // TILE), -(-after.height // TILE)
+    flags = Image.new("L", (-(-after.width // TILE), -(-after.height // TILE)))
     box = difference.getbbox()
     if box is None:
-        return bytes(columns * rows)
+        return flags
     top, bottom = box[1] // TILE, -(-box[3] // TILE)  # only the rows of squares that changed are looked at
-    band = difference.crop((0, top * TILE, after.width, min(after.height, bottom * TILE))).point(MASK)
-    flags = Image.frombytes("L", band.size, band.tobytes()).reduce(TILE).tobytes()
-    return bytes(columns * top) + flags + bytes(columns * (rows - bottom))
+    band = difference.crop((0, top * TILE, after.width, min(after.height, bottom * TILE)))
+    flags.paste(band.point(MASK, "1").convert("L").reduce(TILE), (0, top))  # any difference in a square: non-zero
+    return flags
 
 
-def _changed_within(before: Image.Image, after: Image.Image, within: tuple[Box, ...]) -> bytes:
-    """As _changed_tiles, comparing only the squares that meet the boxes (the rest are known to be the same)."""
-    columns, rows = -(-after.width // TILE), -(-after.height // TILE)
-    flags = bytearray(columns * rows)
+def _square_boxes(within: tuple[Box, ...], size: tuple[int, int]) -> list[Box]:
+    """Each box grown to the TILE squares it meets and cut to the image (empty ones left out)."""
+    width, height = size
+    found = []
     for left, top, right, bottom in within:
-        first, last = max(0, left // TILE), min(columns, -(-right // TILE))
-        high, low = max(0, top // TILE), min(rows, -(-bottom // TILE))
-        if first >= last or high >= low:
-            continue
-        box = (first * TILE, high * TILE, min(after.width, last * TILE), min(after.height, low * TILE))
-        part = _changed_tiles(before.crop(box), after.crop(box), None)
-        width = last - first
-        for row in range(low - high):
-            start = (high + row) * columns + first
-            flags[start:start + width] = bytes(a | b for a, b in zip(flags[start:start + width],
-                                                                     part[row * width:(row + 1) * width], strict=True))
-    return bytes(flags)
+        box = (max(0, left - left % TILE), max(0, top - top % TILE), min(width, -(-right // TILE) * TILE),
+               min(height, -(-bottom // TILE) * TILE))
+        if box[0] < box[2] and box[1] < box[3]:
+            found.append(box)
+    return found
 
 
 def _runs(flags: bytes) -> list[tuple[int, int]]:
