@@ -52,6 +52,7 @@ Pictures = Callable[[], Callable[[JSON], Drawn]]  # makes a drawer of a game's v
 RECENT = 8  # the last views' images kept, so that a view met again (a screen opened and closed) is not redrawn
 WORKERS = 2  # processes drawing a long game's images at most (each a part of the game, from a whole image on)
 PART = 150  # steps per process at least: starting one costs about a second (a new Python importing the renderers)
+PARTS = 2  # parts of a game per process: a process done with a short part takes another, so none waits long
 VIEW_LEVEL = 1  # zlib level of the kept views (a long game's 7,500 views: 195 MiB as dicts, a few MiB packed)
 PACK_LEVEL = 9  # zlib level of the page's frames and steps (an eighth of their JSON; the page inflates them)
 
@@ -258,13 +259,16 @@ def _draw(steps: list[Step], pictures: Pictures, sheet: Callable[[bytes], None],
     if workers == 1:
         film = _film([s.packed for s in steps], pictures, sheet)
         return film.frames, film.steps
-    size = -(-len(steps) // workers)
+    size = -(-len(steps) // (PARTS * workers))
     parts = [[s.packed for s in steps[k:k + size]] for k in range(0, len(steps), size)]
     frames: list[bytes] = []
     shown: list[int] = []
-    with ProcessPoolExecutor(len(parts), mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        # a game's later parts have more on the table and take longer to draw: they start first
+        started = [pool.submit(_drawn_part, pictures, part) for part in reversed(parts)]
         sheets = 0
-        for drawn, part_frames, part_steps in pool.map(_drawn_part, [pictures] * len(parts), parts):
+        for future in reversed(started):
+            drawn, part_frames, part_steps = future.result()
             for data in drawn:
                 sheet(data)
             shown.extend(len(frames) + f for f in part_steps)

@@ -321,11 +321,12 @@ def made_up(views: list[JSON], render: Any = None) -> export.Replay:
 
 
 def test_processes_drawing_parts_of_a_game_draw_what_one_process_draws() -> None:
-    """Two processes each drawing half of the game (each half from a whole image on) give a page whose every step
-    is the step's image, as one process gives it."""
+    """Two processes drawing the game in PARTS parts each (each part from a whole image on, the later parts first)
+    give a page whose every step is the step's image, as one process gives it."""
     views: list[JSON] = [{"waiting_for": f"move {k // 3}", "n": k % 7} for k in range(60)]
     one, two = (page_data(export.page(made_up(views), workers=n)) for n in (1, 2))
-    assert sum("n" in json.dumps(f) for f in two["frames"]) == 2 > sum("n" in json.dumps(f) for f in one["frames"])
+    parts = 2 * export.PARTS
+    assert sum("n" in json.dumps(f) for f in two["frames"]) == parts > sum("n" in json.dumps(f) for f in one["frames"])
     for k, (a, b) in enumerate(zip(reconstruct(one), reconstruct(two), strict=True)):
         assert _same(a, picture(views[k])) and _same(b, picture(views[k])), f"step {k} is drawn wrong"
 
